@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh machine with only the Rust toolchain:
+# formatting, lints, the core's tests without the GUI, then everything with it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== rustfmt"
+rustup component add rustfmt clippy >/dev/null 2>&1 || true
+cargo fmt --all -- --check
+
+echo "== clippy (core only, then with the GUI)"
+cargo clippy --no-default-features --all-targets -- -D warnings
+cargo clippy --all-targets -- -D warnings
+
+echo "== tests: core without egui"
+cargo test --no-default-features
+
+echo "== tests: everything"
+cargo test

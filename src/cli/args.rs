@@ -1,0 +1,138 @@
+//! Command-line arguments (clap derive).
+
+use super::CliError;
+use crate::routing::Selection;
+use crate::scenario::Scenario;
+use crate::sim::Switching;
+use crate::traffic::Process;
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// routelab: see load balancing in interconnection networks.
+#[derive(Debug, Parser)]
+#[command(name = "routelab", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run one scenario and print its summary.
+    Sim(super::sim::SimArgs),
+    /// Run one scenario over a range of offered loads.
+    Sweep(super::sweep::SweepArgs),
+    /// Describe a topology: switches, hosts, channels, diameter, capacity.
+    Topo(super::topo::TopoArgs),
+}
+
+fn parse_switching(s: &str) -> Result<Switching, String> {
+    Switching::parse(s).ok_or_else(|| format!("accepted: {}", Switching::ACCEPTED))
+}
+fn parse_selection(s: &str) -> Result<Selection, String> {
+    Selection::parse(s).ok_or_else(|| format!("accepted: {}", Selection::ACCEPTED))
+}
+fn parse_process(s: &str) -> Result<Process, String> {
+    Process::parse(s).ok_or_else(|| format!("accepted: {}", Process::ACCEPTED))
+}
+
+/// A scenario from `--scenario FILE` and/or flags (flags win).
+#[derive(Debug, Args, Default, Clone)]
+pub struct ScenarioArgs {
+    /// Scenario JSON file; the flags below override its fields.
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<PathBuf>,
+    /// Topology spec: torus:8x8, mesh:4x4, hypercube:6, midimew:64, fattree:4,
+    /// irregular:16:seed=3, file:PATH.
+    #[arg(long)]
+    pub topology: Option<String>,
+    /// Routing: minimal, dor[:tie=plus|random|parity], updown[:root=N], dmodk.
+    #[arg(long)]
+    pub routing: Option<String>,
+    /// Traffic pattern: uniform, hotspot[:fraction=F][:nodes=A,B], bitrev,
+    /// bitcomp, butterfly, shuffle, transpose, tornado, nn, neighbor, randperm.
+    #[arg(long)]
+    pub traffic: Option<String>,
+    /// Inter-arrival process: bernoulli, exponential.
+    #[arg(long, value_parser = parse_process)]
+    pub process: Option<Process>,
+    /// Offered load in flits per host per cycle (0..=1).
+    #[arg(long)]
+    pub load: Option<f64>,
+    /// Flits per packet.
+    #[arg(long)]
+    pub packet_flits: Option<u16>,
+    /// Switching: saf, vct, wormhole.
+    #[arg(long, value_parser = parse_switching)]
+    pub switching: Option<Switching>,
+    /// Virtual channels per port.
+    #[arg(long)]
+    pub vcs: Option<u8>,
+    /// Buffer depth per virtual channel, in flits.
+    #[arg(long)]
+    pub buffer_flits: Option<u16>,
+    /// Link latency in cycles.
+    #[arg(long)]
+    pub link_latency: Option<u16>,
+    /// Switch delay in cycles.
+    #[arg(long)]
+    pub switch_delay: Option<u16>,
+    /// Candidate selection: fixed, first-free, adaptive.
+    #[arg(long, value_parser = parse_selection)]
+    pub selection: Option<Selection>,
+    /// Cycles measured after the warm-up.
+    #[arg(long)]
+    pub cycles: Option<u64>,
+    /// Warm-up cycles.
+    #[arg(long)]
+    pub warmup: Option<u64>,
+    /// Random seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+impl ScenarioArgs {
+    /// The scenario these arguments describe (file first, then flags).
+    pub fn scenario(&self) -> Result<Scenario, CliError> {
+        let mut s = match &self.scenario {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    CliError::Input(format!("cannot read scenario `{}`: {e}", path.display()))
+                })?;
+                Scenario::from_json(&text).map_err(|e| {
+                    CliError::Input(format!(
+                        "scenario `{}`: {}",
+                        path.display(),
+                        e.problems.join("; ")
+                    ))
+                })?
+            }
+            None => Scenario::default(),
+        };
+        macro_rules! set {
+            ($($f:ident),*) => { $( if let Some(v) = &self.$f { s.$f = v.clone(); } )* };
+        }
+        set!(
+            topology,
+            routing,
+            traffic,
+            process,
+            load,
+            packet_flits,
+            switching,
+            vcs,
+            buffer_flits,
+            link_latency,
+            switch_delay,
+            selection,
+            cycles,
+            warmup,
+            seed
+        );
+        let problems = s.problems();
+        if !problems.is_empty() {
+            return Err(CliError::Input(problems.join("; ")));
+        }
+        Ok(s)
+    }
+}

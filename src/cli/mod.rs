@@ -1,0 +1,55 @@
+//! The headless command line: `routelab sim`, `routelab sweep`,
+//! `routelab topo`. Bad input exits with code 2 and a one-line message
+//! naming the field and the accepted values; a run that fails (deadlock)
+//! exits with 1.
+
+mod args;
+mod sim;
+mod sweep;
+mod topo;
+
+pub use args::{Cli, Command, ScenarioArgs};
+
+use std::process::ExitCode;
+
+/// A CLI failure: bad input (exit 2) or a failed run (exit 1).
+#[derive(Debug)]
+pub enum CliError {
+    Input(String),
+    Run(String),
+}
+
+impl CliError {
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            CliError::Input(_) => ExitCode::from(2),
+            CliError::Run(_) => ExitCode::from(1),
+        }
+    }
+    pub fn message(&self) -> &str {
+        match self {
+            CliError::Input(m) | CliError::Run(m) => m,
+        }
+    }
+}
+
+impl From<crate::scenario::ScenarioError> for CliError {
+    fn from(e: crate::scenario::ScenarioError) -> Self {
+        CliError::Input(e.problems.join("; "))
+    }
+}
+
+/// Run a parsed command.
+pub fn run(cmd: Command) -> Result<(), CliError> {
+    match cmd {
+        Command::Sim(a) => sim::run(a),
+        Command::Sweep(a) => sweep::run(a),
+        Command::Topo(a) => topo::run(a),
+    }
+}
+
+/// Write `text` to `path`, naming the file on failure.
+pub(crate) fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliError> {
+    std::fs::write(path, text)
+        .map_err(|e| CliError::Input(format!("cannot write `{}`: {e}", path.display())))
+}

@@ -1,0 +1,237 @@
+//! `routelab sweep`: one scenario over offered loads, in parallel on all
+//! cores, stopping once the network saturates.
+//!
+//! A load point is *saturated* when the accepted throughput falls below 95 %
+//! of the flits generated in the measured cycles (source queues grow without
+//! bound). Loads run in batches of one per core, lowest first; after the
+//! first batch holding a saturated point no further batch starts (unless
+//! `--no-stop`). The reported saturation throughput is the largest accepted
+//! throughput over all points run (BookSim's convention).
+
+use super::sim::{SimReport, run_scenario};
+use super::{CliError, ScenarioArgs, write_file};
+use crate::scenario::Scenario;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Offered loads: START:STOP:STEP (inclusive) or a comma list.
+    #[arg(long, default_value = "0.05:0.95:0.05")]
+    pub loads: String,
+    /// Write one CSV row per load.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Run every load even after saturation.
+    #[arg(long)]
+    pub no_stop: bool,
+}
+
+/// One load point.
+#[derive(Debug, Serialize)]
+pub struct SweepPoint {
+    #[serde(flatten)]
+    pub report: SimReport,
+    pub saturated: bool,
+}
+
+/// `sweep --json` output.
+#[derive(Debug, Serialize)]
+pub struct SweepReport {
+    pub points: Vec<SweepPoint>,
+    /// Largest accepted throughput seen, flits per host per cycle.
+    pub saturation_throughput: f64,
+    /// The same as a fraction of capacity.
+    pub saturation_fraction: f64,
+    /// Lowest offered load found saturated, if any.
+    pub saturated_at: Option<f64>,
+}
+
+/// Parse `START:STOP:STEP` or `a,b,c`.
+pub fn parse_loads(s: &str) -> Result<Vec<f64>, CliError> {
+    let bad = || {
+        CliError::Input(format!(
+            "--loads `{s}`; accepted START:STOP:STEP like 0.05:0.95:0.05 or a list like 0.1,0.2,0.3, every load in 0..=1"
+        ))
+    };
+    let loads: Vec<f64> = if s.contains(':') {
+        let p: Vec<f64> = s
+            .split(':')
+            .map(|x| x.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| bad())?;
+        let [start, stop, step] = p[..] else {
+            return Err(bad());
+        };
+        if step.is_nan() || step <= 0.0 || stop < start {
+            return Err(bad());
+        }
+        let n = ((stop - start) / step + 1e-9).floor() as usize + 1;
+        if n > 10_000 {
+            return Err(bad());
+        }
+        (0..n).map(|i| start + i as f64 * step).collect()
+    } else {
+        s.split(',')
+            .map(|x| x.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| bad())?
+    };
+    if loads.is_empty() || loads.iter().any(|l| !(0.0..=1.0).contains(l)) {
+        return Err(bad());
+    }
+    Ok(loads)
+}
+
+/// Run a sweep; `on_point` sees each finished point (progress).
+pub fn sweep(
+    base: &Scenario,
+    loads: &[f64],
+    stop_at_saturation: bool,
+    on_point: &(dyn Fn() + Sync),
+) -> Result<SweepReport, CliError> {
+    // Validate once (and fail with exit 2) before spending cores.
+    base.prepare()?;
+    let batch = rayon::current_num_threads().max(1);
+    let mut points: Vec<SweepPoint> = Vec::new();
+    for chunk in loads.chunks(batch) {
+        let results: Vec<Result<SweepPoint, CliError>> = chunk
+            .par_iter()
+            .map(|&load| {
+                let s = Scenario {
+                    load,
+                    ..base.clone()
+                };
+                let (_, report) = run_scenario(&s)?;
+                on_point();
+                let saturated = report.summary.accepted < 0.95 * report.summary.generated;
+                Ok(SweepPoint { report, saturated })
+            })
+            .collect();
+        let mut any_saturated = false;
+        for r in results {
+            let p = r?;
+            any_saturated |= p.saturated;
+            points.push(p);
+        }
+        if any_saturated && stop_at_saturation {
+            break;
+        }
+    }
+    let saturation_throughput = points
+        .iter()
+        .map(|p| p.report.summary.accepted)
+        .fold(0.0, f64::max);
+    let capacity = points
+        .first()
+        .map(|p| p.report.summary.capacity)
+        .unwrap_or(1.0);
+    Ok(SweepReport {
+        saturated_at: points
+            .iter()
+            .find(|p| p.saturated)
+            .map(|p| p.report.summary.offered),
+        saturation_fraction: saturation_throughput / capacity,
+        saturation_throughput,
+        points,
+    })
+}
+
+pub fn run(a: SweepArgs) -> Result<(), CliError> {
+    let base = a.scenario.scenario()?;
+    let loads = parse_loads(&a.loads)?;
+    let bar = if a.json {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(loads.len() as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} loads {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let report = sweep(&base, &loads, !a.no_stop, &|| bar.inc(1))?;
+    bar.finish_and_clear();
+    if let Some(path) = &a.csv {
+        write_file(path, &csv_text(&report)?)?;
+    }
+    if a.json {
+        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+    } else {
+        print!("{}", table(&report));
+    }
+    Ok(())
+}
+
+fn csv_text(r: &SweepReport) -> Result<String, CliError> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let err = |e: csv::Error| CliError::Run(e.to_string());
+    w.write_record([
+        "offered",
+        "generated",
+        "accepted",
+        "accepted_fraction",
+        "avg_latency",
+        "p50_latency",
+        "p99_latency",
+        "max_latency",
+        "injected_packets",
+        "delivered_packets",
+        "in_flight_packets",
+        "cycles",
+        "elapsed_ms",
+        "saturated",
+    ])
+    .map_err(err)?;
+    for p in &r.points {
+        let s = &p.report.summary;
+        w.write_record([
+            format!("{:.4}", s.offered),
+            format!("{:.6}", s.generated),
+            format!("{:.6}", s.accepted),
+            format!("{:.6}", s.accepted_fraction),
+            format!("{:.3}", s.avg_latency),
+            s.p50_latency.to_string(),
+            s.p99_latency.to_string(),
+            s.max_latency.to_string(),
+            s.injected_packets.to_string(),
+            s.delivered_packets.to_string(),
+            s.in_flight_packets.to_string(),
+            s.cycles.to_string(),
+            format!("{:.1}", p.report.elapsed_ms),
+            p.saturated.to_string(),
+        ])
+        .map_err(err)?;
+    }
+    let bytes = w.into_inner().map_err(|e| CliError::Run(e.to_string()))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn table(r: &SweepReport) -> String {
+    let mut out = String::from("offered  accepted  %capacity  avg_lat  p99_lat  saturated\n");
+    for p in &r.points {
+        let s = &p.report.summary;
+        out.push_str(&format!(
+            "{:7.3}  {:8.4}  {:8.1}%  {:7.2}  {:7}  {}\n",
+            s.offered,
+            s.accepted,
+            100.0 * s.accepted_fraction,
+            s.avg_latency,
+            s.p99_latency,
+            if p.saturated { "yes" } else { "" }
+        ));
+    }
+    out.push_str(&format!(
+        "saturation throughput {:.4} flits/host/cycle ({:.1}% of capacity)\n",
+        r.saturation_throughput,
+        100.0 * r.saturation_fraction
+    ));
+    out
+}

@@ -1,0 +1,27 @@
+//! # routelab
+//!
+//! A cycle-level interconnection-network simulator built to *show* load
+//! balancing: where a path choice creates a hot spot, how a balancer removes
+//! it, and what it costs in latency and throughput.
+//!
+//! The model, in prose. A [`topology::Network`] is switches with numbered
+//! ports, hosts attached to switches and directed channels with stable ids.
+//! A [`sim::Simulation`] advances it one cycle per [`sim::Simulation::step`]:
+//! hosts generate packets ([`traffic`]) into unbounded source queues; packets
+//! of L flits cross input-queued switches with V virtual channels per input
+//! port and credit flow control; a [`routing::Routing`] decides, at the source
+//! or at each hop, which output ports and virtual channels a packet may take;
+//! a selection policy picks among them with local buffer state. Statistics
+//! are gathered after a warm-up. Everything is seeded and deterministic.
+//!
+//! Nothing outside `app` (the GUI, behind the `gui` feature) imports egui.
+
+pub mod rng;
+pub mod routing;
+pub mod scenario;
+pub mod sim;
+pub mod topology;
+pub mod traffic;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;

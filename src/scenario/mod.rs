@@ -1,0 +1,323 @@
+//! One serde type holds everything about an experiment: [`Scenario`].
+//!
+//! JSON files load field by field, so a file with several mistakes gets one
+//! message per mistake, each naming the field and the accepted values.
+
+use crate::rng::{Stream, stream};
+use crate::routing::{RoutingSpec, Selection};
+use crate::sim::{SimConfig, Simulation, Switching, TrafficConfig};
+use crate::topology::{Network, TopologySpec};
+use crate::traffic::{Pattern, PatternSpec, Process};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// Everything about one experiment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Scenario {
+    /// Short title (shown in menus).
+    pub name: String,
+    /// One line on what to look for.
+    pub description: String,
+    /// Topology spec, e.g. `torus:8x8` ([`TopologySpec`]).
+    pub topology: String,
+    /// Routing spec, e.g. `dor` ([`RoutingSpec`]).
+    pub routing: String,
+    /// Traffic pattern, e.g. `uniform` ([`PatternSpec`]).
+    pub traffic: String,
+    /// Inter-arrival process.
+    pub process: Process,
+    /// Offered load, flits per host per cycle, 0..=1.
+    pub load: f64,
+    pub packet_flits: u16,
+    pub switching: Switching,
+    pub vcs: u8,
+    pub buffer_flits: u16,
+    pub link_latency: u16,
+    pub switch_delay: u16,
+    pub selection: Selection,
+    /// Cycles measured after the warm-up.
+    pub cycles: u64,
+    pub warmup: u64,
+    pub seed: u64,
+    pub watchdog_cycles: u64,
+    pub window_cycles: u64,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        let c = SimConfig::default();
+        Scenario {
+            name: String::new(),
+            description: String::new(),
+            topology: "torus:8x8".into(),
+            routing: "dor".into(),
+            traffic: "uniform".into(),
+            process: Process::Bernoulli,
+            load: 0.3,
+            packet_flits: c.packet_flits,
+            switching: c.switching,
+            vcs: c.vcs,
+            buffer_flits: c.buffer_flits,
+            link_latency: c.link_latency,
+            switch_delay: c.switch_delay,
+            selection: c.selection,
+            cycles: 10_000,
+            warmup: c.warmup,
+            seed: 1,
+            watchdog_cycles: c.watchdog_cycles,
+            window_cycles: c.window_cycles,
+        }
+    }
+}
+
+/// Most cycles a scenario may ask for.
+pub const MAX_CYCLES: u64 = 1_000_000_000_000;
+
+/// A scenario that cannot run: every problem found, one per entry.
+#[derive(Debug, thiserror::Error, Clone, PartialEq)]
+#[error("{}", problems.join("\n"))]
+pub struct ScenarioError {
+    pub problems: Vec<String>,
+}
+
+impl ScenarioError {
+    pub fn one(p: impl Into<String>) -> Self {
+        ScenarioError {
+            problems: vec![p.into()],
+        }
+    }
+}
+
+/// The parts a scenario builds before it runs.
+pub struct Built {
+    pub network: Arc<Network>,
+    pub routing: RoutingSpec,
+    pub pattern: PatternSpec,
+}
+
+impl Scenario {
+    /// Parse JSON, reporting every bad field (not just the first).
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| ScenarioError::one(format!("not valid JSON: {e}")))?;
+        let serde_json::Value::Object(map) = value else {
+            return Err(ScenarioError::one(
+                "a scenario is a JSON object like {\"topology\": \"torus:8x8\", ...}",
+            ));
+        };
+        let defaults = serde_json::to_value(Scenario::default()).unwrap_or_default();
+        let known: Vec<String> = defaults
+            .as_object()
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default();
+        let mut problems = Vec::new();
+        let mut merged = defaults.as_object().cloned().unwrap_or_default();
+        for (k, v) in map {
+            if !known.contains(&k) {
+                problems.push(format!(
+                    "unknown field `{k}`; accepted fields: {}",
+                    known.join(", ")
+                ));
+                continue;
+            }
+            // Check this field alone against the type of its default.
+            let mut probe = defaults.as_object().cloned().unwrap_or_default();
+            probe.insert(k.clone(), v.clone());
+            match serde_json::from_value::<Scenario>(serde_json::Value::Object(probe)) {
+                Ok(_) => {
+                    merged.insert(k, v);
+                }
+                Err(e) => problems.push(format!("field `{k}`: {}", field_hint(&k, &e))),
+            }
+        }
+        if !problems.is_empty() {
+            return Err(ScenarioError { problems });
+        }
+        serde_json::from_value(serde_json::Value::Object(merged))
+            .map_err(|e| ScenarioError::one(e.to_string()))
+    }
+
+    /// Pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The switch and measurement parameters.
+    pub fn sim_config(&self) -> SimConfig {
+        SimConfig {
+            switching: self.switching,
+            vcs: self.vcs,
+            buffer_flits: self.buffer_flits,
+            packet_flits: self.packet_flits,
+            link_latency: self.link_latency,
+            switch_delay: self.switch_delay,
+            selection: self.selection,
+            warmup: self.warmup,
+            watchdog_cycles: self.watchdog_cycles,
+            window_cycles: self.window_cycles,
+        }
+    }
+
+    /// Check everything that can be checked without building: every problem.
+    pub fn problems(&self) -> Vec<String> {
+        let mut p = self.sim_config().problems();
+        if let Err(e) = self.topology.parse::<TopologySpec>() {
+            p.push(e.to_string());
+        }
+        if let Err(e) = self.routing.parse::<RoutingSpec>() {
+            p.push(e.to_string());
+        }
+        if let Err(e) = self.traffic.parse::<PatternSpec>() {
+            p.push(e.to_string());
+        }
+        if !(0.0..=1.0).contains(&self.load) || self.load.is_nan() {
+            p.push(format!(
+                "load = {}; accepted 0..=1 flits per host per cycle",
+                self.load
+            ));
+        }
+        if self.cycles == 0 || self.cycles > MAX_CYCLES {
+            p.push(format!(
+                "cycles = {}; accepted 1..={MAX_CYCLES}",
+                self.cycles
+            ));
+        }
+        if self.warmup > MAX_CYCLES {
+            p.push(format!(
+                "warmup = {}; accepted 0..={MAX_CYCLES}",
+                self.warmup
+            ));
+        }
+        p
+    }
+
+    /// Build the network and check routing and traffic against it.
+    pub fn prepare(&self) -> Result<Built, ScenarioError> {
+        let problems = self.problems();
+        if !problems.is_empty() {
+            return Err(ScenarioError { problems });
+        }
+        let topo: TopologySpec = self.topology.parse().map_err(one)?;
+        let routing: RoutingSpec = self.routing.parse().map_err(one)?;
+        let pattern: PatternSpec = self.traffic.parse().map_err(one)?;
+        let network = Arc::new(topo.build().map_err(one)?);
+        let mut problems = Vec::new();
+        if let Err(e) = routing.build(&network, self.vcs) {
+            problems.push(e.to_string());
+        }
+        let mut rng = stream(self.seed, Stream::Pattern);
+        if let Err(e) = Pattern::build(&pattern, &network, &mut rng) {
+            problems.push(e.to_string());
+        }
+        if !problems.is_empty() {
+            return Err(ScenarioError { problems });
+        }
+        Ok(Built {
+            network,
+            routing,
+            pattern,
+        })
+    }
+
+    /// Validate and build a ready-to-step simulation.
+    pub fn build(&self) -> Result<Simulation, ScenarioError> {
+        let b = self.prepare()?;
+        self.build_on(b.network, &b.routing)
+    }
+
+    /// Build on an existing network (sweeps share one) with a routing.
+    pub fn build_on(
+        &self,
+        network: Arc<Network>,
+        routing: &RoutingSpec,
+    ) -> Result<Simulation, ScenarioError> {
+        let pattern: PatternSpec = self.traffic.parse().map_err(one)?;
+        // The pattern's own draws (randperm) come from a stream of their own,
+        // so the traffic stream proper starts identically for every routing.
+        let mut rng = stream(self.seed, Stream::Pattern);
+        let pattern = Pattern::build(&pattern, &network, &mut rng).map_err(one)?;
+        let routing = routing.build(&network, self.vcs).map_err(one)?;
+        Ok(Simulation::new(
+            network,
+            routing,
+            TrafficConfig {
+                pattern,
+                process: self.process,
+                load: self.load,
+            },
+            self.sim_config(),
+            self.seed,
+        ))
+    }
+}
+
+fn one(e: impl std::fmt::Display) -> ScenarioError {
+    ScenarioError::one(e.to_string())
+}
+
+fn field_hint(field: &str, e: &serde_json::Error) -> String {
+    let accepted = match field {
+        "switching" => "\"saf\", \"vct\" or \"wormhole\"",
+        "selection" => "\"fixed\", \"first-free\" or \"adaptive\"",
+        "process" => "\"bernoulli\" or \"exponential\"",
+        "load" => "a number in 0..=1",
+        "vcs" => "a whole number 1..=16",
+        "packet_flits" | "buffer_flits" => "a whole number 1..=1024",
+        "link_latency" | "switch_delay" => "a whole number 1..=64",
+        "cycles" | "warmup" | "seed" | "watchdog_cycles" | "window_cycles" => {
+            "a non-negative whole number"
+        }
+        _ => "a string",
+    };
+    let msg = e.to_string();
+    let msg = msg.split(" at line").next().unwrap_or(&msg).to_string();
+    format!("{msg}; accepted {accepted}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bad_field_is_reported() {
+        let e = Scenario::from_json(r#"{"vcs": "two", "load": "high", "colour": 1}"#).unwrap_err();
+        assert_eq!(e.problems.len(), 3, "{e}");
+        assert!(e.problems.iter().any(|p| p.contains("`vcs`")));
+        assert!(e.problems.iter().any(|p| p.contains("`load`")));
+        assert!(
+            e.problems
+                .iter()
+                .any(|p| p.contains("unknown field `colour`"))
+        );
+    }
+
+    #[test]
+    fn semantic_problems_are_all_listed() {
+        let s = Scenario {
+            topology: "torus:2x2".into(),
+            traffic: "zigzag".into(),
+            load: 2.0,
+            vcs: 0,
+            ..Scenario::default()
+        };
+        let p = s.problems();
+        assert!(p.len() >= 4, "{p:?}");
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let s = Scenario::default();
+        assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+    }
+
+    #[test]
+    fn torus_dor_needs_two_vcs() {
+        let s = Scenario {
+            vcs: 1,
+            ..Scenario::default()
+        };
+        let e = s.build().err().unwrap().to_string();
+        assert!(e.contains("at least 2 virtual channels"), "{e}");
+    }
+}

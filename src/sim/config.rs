@@ -1,0 +1,135 @@
+//! Parameters of the input-queued switch model and of measurement.
+
+use crate::routing::Selection;
+use serde::{Deserialize, Serialize};
+
+/// How a packet's flits cross a switch (Dally and Towles ch. 12-13).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Switching {
+    /// The whole packet is buffered at a switch before its head leaves, and
+    /// the next buffer must have room for all of it.
+    #[serde(rename = "saf", alias = "store_and_forward")]
+    StoreAndForward,
+    /// The head may leave before the tail arrives, but only into a buffer
+    /// with room for the whole packet.
+    #[serde(rename = "vct", alias = "virtual_cut_through")]
+    VirtualCutThrough,
+    /// Flit by flit: a free virtual channel is enough; the packet may span
+    /// several switches.
+    #[default]
+    #[serde(rename = "wormhole")]
+    Wormhole,
+}
+
+impl Switching {
+    pub const ACCEPTED: &'static str = "saf, vct, wormhole";
+    pub fn parse(s: &str) -> Option<Switching> {
+        match s {
+            "saf" | "store-and-forward" | "store_and_forward" => Some(Switching::StoreAndForward),
+            "vct" | "virtual-cut-through" | "virtual_cut_through" => {
+                Some(Switching::VirtualCutThrough)
+            }
+            "wormhole" | "wh" => Some(Switching::Wormhole),
+            _ => None,
+        }
+    }
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Switching::StoreAndForward => "saf",
+            Switching::VirtualCutThrough => "vct",
+            Switching::Wormhole => "wormhole",
+        }
+    }
+}
+
+/// Switch and measurement parameters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimConfig {
+    pub switching: Switching,
+    /// Virtual channels per input port (1..=16).
+    pub vcs: u8,
+    /// Buffer depth per virtual channel in flits (1..=1024).
+    pub buffer_flits: u16,
+    /// Flits per packet (1..=1024).
+    pub packet_flits: u16,
+    /// Cycles a flit (and a credit) spends on a channel (1..=64).
+    pub link_latency: u16,
+    /// Cycles from a head's arrival at a switch to its earliest departure:
+    /// routing, allocation and crossbar (1..=64).
+    pub switch_delay: u16,
+    /// How candidates are picked when allocating a virtual channel.
+    pub selection: Selection,
+    /// Cycles before statistics start.
+    pub warmup: u64,
+    /// Cycles with flits in the network and none moving before the run is
+    /// declared deadlocked.
+    pub watchdog_cycles: u64,
+    /// Length of the running windows for live curves, in cycles.
+    pub window_cycles: u64,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            switching: Switching::Wormhole,
+            vcs: 2,
+            buffer_flits: 8,
+            packet_flits: 4,
+            link_latency: 1,
+            switch_delay: 1,
+            selection: Selection::Fixed,
+            warmup: 1000,
+            watchdog_cycles: 10_000,
+            window_cycles: 100,
+        }
+    }
+}
+
+impl SimConfig {
+    /// Every problem with these parameters, one message each.
+    pub fn problems(&self) -> Vec<String> {
+        let mut p = Vec::new();
+        if !(1..=16).contains(&self.vcs) {
+            p.push(format!("vcs = {}; accepted 1..=16", self.vcs));
+        }
+        if !(1..=1024).contains(&self.buffer_flits) {
+            p.push(format!(
+                "buffer_flits = {}; accepted 1..=1024",
+                self.buffer_flits
+            ));
+        }
+        if !(1..=1024).contains(&self.packet_flits) {
+            p.push(format!(
+                "packet_flits = {}; accepted 1..=1024",
+                self.packet_flits
+            ));
+        }
+        if self.switching != Switching::Wormhole && self.buffer_flits < self.packet_flits {
+            p.push(format!(
+                "buffer_flits = {} is smaller than packet_flits = {}; {} needs room for a whole packet (or use wormhole)",
+                self.buffer_flits,
+                self.packet_flits,
+                self.switching.as_str()
+            ));
+        }
+        if !(1..=64).contains(&self.link_latency) {
+            p.push(format!(
+                "link_latency = {}; accepted 1..=64",
+                self.link_latency
+            ));
+        }
+        if !(1..=64).contains(&self.switch_delay) {
+            p.push(format!(
+                "switch_delay = {}; accepted 1..=64",
+                self.switch_delay
+            ));
+        }
+        if self.watchdog_cycles == 0 {
+            p.push("watchdog_cycles = 0; accepted 1 or more".into());
+        }
+        if self.window_cycles == 0 {
+            p.push("window_cycles = 0; accepted 1 or more".into());
+        }
+        p
+    }
+}

@@ -1,0 +1,746 @@
+//! The input-queued virtual-channel switch (Dally and Towles ch. 16-19).
+//!
+//! Each switch input port has V virtual channels with `buffer_flits` slots
+//! each; credit (stop-and-go) flow control keeps every buffer within its
+//! capacity. Per cycle, at every switch:
+//! 1. **Routing**: the head flit at the front of an idle input VC asks the
+//!    packet's routing for candidates (once per switch visited).
+//! 2. **VC allocation**: input VCs, visited in round-robin order, each take
+//!    the output VC their [`Selection`] prefers among those that are free
+//!    and have room (wormhole: free; VCT: room for the whole packet; SAF:
+//!    room for the whole packet and the whole packet buffered here).
+//! 3. **Switch allocation**, separable input-first with round-robin
+//!    arbiters: each input port picks one of its VCs that holds a flit and
+//!    a credit, then each output port grants one requesting input port.
+//! 4. **Traversal**: winners send one flit; it reaches the next switch after
+//!    `link_latency + switch_delay` cycles (the host after `link_latency`),
+//!    and a credit returns upstream after `link_latency`.
+//!
+//! Zero-load latency of an L-flit packet crossing H switches (wormhole and
+//! VCT) is therefore `H·(link_latency + switch_delay) + link_latency + L - 1`
+//! cycles; store-and-forward adds `L - 1` per switch.
+
+use super::config::{SimConfig, Switching};
+use super::model::{PortOccupancy, QueuedPacket, SimError, StepIo, SwitchModel};
+use super::packet::{Packet, PacketSlab};
+use super::timewheel::TimeWheel;
+use crate::routing::{BufferView, Candidates, PacketInfo, RouteState, Selection};
+use crate::topology::{ChannelKind, Endpoint, Network, PortId};
+use std::sync::Arc;
+
+const NONE: u32 = u32::MAX;
+const IDLE: u8 = 0;
+const ROUTED: u8 = 1;
+const ACTIVE: u8 = 2;
+const HEAD: u8 = 1;
+const TAIL: u8 = 2;
+/// Credits of an ejection channel: hosts always accept.
+const SINK_CREDITS: i32 = 1 << 30;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Flit {
+    packet: u32,
+    /// Cycle it entered the current buffer (low 32 bits).
+    arrival: u32,
+    flags: u8,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct FlitEvent {
+    /// Destination channel and virtual channel.
+    ch: u32,
+    vc: u8,
+    flit: Flit,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Sending {
+    packet: u32,
+    vc: u8,
+    sent: u16,
+}
+
+/// Input-queued VC switches with credit flow control.
+pub struct InputQueued {
+    net: Arc<Network>,
+    v: usize,
+    depth: usize,
+    packet_flits: u16,
+    switching: Switching,
+    selection: Selection,
+    link_latency: u64,
+    switch_delay: u64,
+    /// Channels with a switch at their downstream end (network + injection).
+    num_in: usize,
+    first_ejection: u32,
+    /// Per switch: connected input ports as (port, input channel).
+    sw_in: Vec<Vec<(PortId, u32)>>,
+    /// Per switch, per port: output channel or NONE.
+    sw_out: Vec<Vec<u32>>,
+    /// Per channel: downstream switch (NONE for ejection) and port.
+    ch_dst_switch: Vec<u32>,
+    /// Per host: ejection channel and its switch port.
+    host_port: Vec<PortId>,
+    // Input buffers, indexed by channel · V + vc (channels < num_in).
+    flits: Vec<Flit>,
+    q_head: Vec<u16>,
+    q_len: Vec<u16>,
+    state: Vec<u8>,
+    out_vc: Vec<u32>,
+    cands: Vec<Candidates>,
+    in_rr: Vec<u8>,
+    /// Per input channel: bit x set when VC x holds flits.
+    nonempty: Vec<u16>,
+    /// Per input channel: bit x set when VC x holds an output VC.
+    active: Vec<u16>,
+    // Output side, indexed by channel · V + vc (all channels).
+    credits: Vec<i32>,
+    owner: Vec<u32>,
+    out_rr: Vec<u16>,
+    // Per switch.
+    sw_flits: Vec<u32>,
+    sw_rr: Vec<u32>,
+    // Hosts.
+    sending: Vec<Option<Sending>>,
+    host_rr: Vec<u8>,
+    // Events.
+    flit_wheel: TimeWheel<FlitEvent>,
+    credit_wheel: TimeWheel<u32>,
+    in_network: u64,
+    last_progress: u64,
+    watchdog: u64,
+    // Scratch.
+    requests: Vec<(u32, u16, u32)>,
+    winners: Vec<(u32, u16, u32)>,
+}
+
+struct View<'a> {
+    credits: &'a [i32],
+    out: &'a [u32],
+    v: usize,
+}
+
+impl BufferView for View<'_> {
+    fn free_slots(&self, port: PortId, vc: u8) -> u32 {
+        match self.out.get(port as usize) {
+            Some(&c) if c != NONE => self.credits[c as usize * self.v + vc as usize].max(0) as u32,
+            _ => 0,
+        }
+    }
+}
+
+impl InputQueued {
+    pub fn new(net: Arc<Network>, cfg: &SimConfig) -> Self {
+        let v = cfg.vcs as usize;
+        let depth = cfg.buffer_flits as usize;
+        let nc = net.num_channels();
+        let num_in = net.num_network_channels() + net.num_hosts();
+        let first_ejection = num_in as u32;
+        let sw_in = (0..net.num_switches() as u32)
+            .map(|s| {
+                net.ports(s)
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(p, port)| port.in_channel.map(|c| (p as PortId, c)))
+                    .collect()
+            })
+            .collect();
+        let sw_out = (0..net.num_switches() as u32)
+            .map(|s| {
+                net.ports(s)
+                    .iter()
+                    .map(|p| p.out_channel.unwrap_or(NONE))
+                    .collect()
+            })
+            .collect();
+        let mut ch_dst_switch = vec![NONE; nc];
+        for c in net.channels() {
+            if let Endpoint::Switch { switch, .. } = c.dst {
+                ch_dst_switch[c.id as usize] = switch;
+            }
+        }
+        let host_port = net.hosts().iter().map(|h| h.port).collect();
+        let mut credits = vec![depth as i32; nc * v];
+        for c in net.channels() {
+            if c.kind == ChannelKind::Ejection {
+                for x in 0..v {
+                    credits[c.id as usize * v + x] = SINK_CREDITS;
+                }
+            }
+        }
+        let max_delay = (cfg.link_latency + cfg.switch_delay) as u64;
+        InputQueued {
+            v,
+            depth,
+            packet_flits: cfg.packet_flits,
+            switching: cfg.switching,
+            selection: cfg.selection,
+            link_latency: cfg.link_latency as u64,
+            switch_delay: cfg.switch_delay as u64,
+            num_in,
+            first_ejection,
+            sw_in,
+            sw_out,
+            ch_dst_switch,
+            host_port,
+            flits: vec![Flit::default(); num_in * v * depth],
+            q_head: vec![0; num_in * v],
+            q_len: vec![0; num_in * v],
+            state: vec![IDLE; num_in * v],
+            out_vc: vec![NONE; num_in * v],
+            cands: vec![Candidates::default(); num_in * v],
+            in_rr: vec![0; num_in],
+            nonempty: vec![0; num_in],
+            active: vec![0; num_in],
+            credits,
+            owner: vec![NONE; nc * v],
+            out_rr: vec![0; nc],
+            sw_flits: vec![0; net.num_switches()],
+            sw_rr: vec![0; net.num_switches()],
+            sending: vec![None; net.num_hosts()],
+            host_rr: vec![0; net.num_hosts()],
+            flit_wheel: TimeWheel::new(max_delay),
+            credit_wheel: TimeWheel::new(max_delay),
+            in_network: 0,
+            last_progress: 0,
+            watchdog: cfg.watchdog_cycles,
+            requests: Vec::with_capacity(64),
+            winners: Vec::with_capacity(64),
+            net,
+        }
+    }
+
+    /// Channel of an output VC index (channel · V + vc).
+    #[inline]
+    fn out_ch_of(&self, o: usize) -> u32 {
+        (o / self.v) as u32
+    }
+
+    #[inline]
+    fn front(&self, ivc: usize) -> Flit {
+        self.flits[ivc * self.depth + self.q_head[ivc] as usize]
+    }
+
+    /// SAF: is the whole front packet in this buffer?
+    fn whole_packet_here(&self, ivc: usize) -> bool {
+        let l = self.packet_flits as usize;
+        if (self.q_len[ivc] as usize) < l {
+            return false;
+        }
+        let idx = (self.q_head[ivc] as usize + l - 1) % self.depth;
+        let f = self.flits[ivc * self.depth + idx];
+        f.packet == self.front(ivc).packet && f.flags & TAIL != 0
+    }
+
+    fn deliver(&mut self, now: u64, ev: FlitEvent, io: &mut StepIo<'_>) {
+        self.in_network -= 1;
+        self.last_progress = now;
+        let id = ev.flit.packet;
+        let p = io.packets.get_mut(id);
+        p.received += 1;
+        let st = &mut *io.stats;
+        st.total_delivered_flits += 1;
+        st.win_delivered_flits += 1;
+        if io.measuring {
+            st.delivered_flits += 1;
+        }
+        if ev.flit.flags & TAIL != 0 {
+            let p = *p;
+            let latency = now - p.gen_cycle;
+            st.total_delivered_packets += 1;
+            st.win_packets += 1;
+            st.win_latency_sum += latency;
+            if io.measuring && p.gen_cycle >= st.measure_start {
+                st.delivered_packets += 1;
+                st.latency.record(latency);
+                st.hops_sum += p.hops as u64;
+                let d = &mut st.by_dst_switch[p.info.dst_switch as usize];
+                d.0 += latency;
+                d.1 += 1;
+                let s = &mut st.by_src_switch[p.info.src_switch as usize];
+                s.0 += latency;
+                s.1 += 1;
+            }
+            if let Some(r) = io.routings.get_mut(p.epoch as usize) {
+                r.on_delivery(&p.info, &p.route, latency, now);
+            }
+            io.packets.remove(id);
+        }
+    }
+
+    fn send_from_host(&mut self, now: u64, h: usize, s: Sending, io: &mut StepIo<'_>) {
+        let c = self.net.injection_channel(h as u32) as usize;
+        let ovc = c * self.v + s.vc as usize;
+        self.credits[ovc] -= 1;
+        let mut flags = 0;
+        if s.sent == 0 {
+            flags |= HEAD;
+        }
+        if s.sent + 1 == self.packet_flits {
+            flags |= TAIL;
+        }
+        self.flit_wheel.schedule(
+            now + self.link_latency + self.switch_delay,
+            FlitEvent {
+                ch: c as u32,
+                vc: s.vc,
+                flit: Flit {
+                    packet: s.packet,
+                    arrival: 0,
+                    flags,
+                },
+            },
+        );
+        self.in_network += 1;
+        io.stats.total_injected_flits += 1;
+        let next = Sending {
+            sent: s.sent + 1,
+            ..s
+        };
+        self.sending[h] = (next.sent < self.packet_flits).then_some(next);
+    }
+
+    fn inject(&mut self, now: u64, io: &mut StepIo<'_>) {
+        let need = if self.switching == Switching::Wormhole {
+            1
+        } else {
+            self.packet_flits as i32
+        };
+        for h in 0..self.sending.len() {
+            if let Some(s) = self.sending[h] {
+                let c = self.net.injection_channel(h as u32) as usize;
+                if self.credits[c * self.v + s.vc as usize] > 0 {
+                    self.send_from_host(now, h, s, io);
+                }
+                continue;
+            }
+            let Some(&QueuedPacket { dst, gen_cycle }) = io.sources[h].front() else {
+                continue;
+            };
+            let c = self.net.injection_channel(h as u32) as usize;
+            let start = self.host_rr[h] as usize;
+            let Some(vc) = (0..self.v)
+                .map(|i| (start + i) % self.v)
+                .find(|&x| self.credits[c * self.v + x] >= need)
+            else {
+                continue;
+            };
+            io.sources[h].pop_front();
+            self.host_rr[h] = ((vc + 1) % self.v) as u8;
+            let src = self.net.host(h as u32);
+            let info = PacketInfo {
+                src_host: h as u32,
+                dst_host: dst,
+                src_switch: src.switch,
+                dst_switch: self.net.host(dst).switch,
+                flits: self.packet_flits,
+            };
+            let epoch = io.routings.len() - 1;
+            let mut route = RouteState::default();
+            io.routings[epoch].at_source(&info, &mut route, io.rng);
+            let id = io.packets.insert(Packet {
+                info,
+                route,
+                gen_cycle,
+                inject_cycle: now,
+                epoch: epoch as u16,
+                hops: 0,
+                received: 0,
+            });
+            io.stats.total_injected_packets += 1;
+            if io.measuring {
+                io.stats.injected_packets += 1;
+            }
+            self.send_from_host(
+                now,
+                h,
+                Sending {
+                    packet: id,
+                    vc: vc as u8,
+                    sent: 0,
+                },
+                io,
+            );
+        }
+    }
+
+    /// Pick an output VC for input VC `ivc` (VC allocation), or None.
+    fn choose_out_vc(&self, ivc: usize, need: i32, out: &[u32]) -> Option<u32> {
+        let mut best: Option<(u32, i32)> = None;
+        for (i, cand) in self.cands[ivc].as_slice().iter().enumerate() {
+            let c = out[cand.port as usize];
+            if c == NONE {
+                continue;
+            }
+            for vc in cand.vc_lo..=cand.vc_hi {
+                let o = c as usize * self.v + vc as usize;
+                if self.owner[o] != NONE || self.credits[o] < need {
+                    continue;
+                }
+                match self.selection {
+                    Selection::Fixed | Selection::FirstFree => return Some(o as u32),
+                    Selection::Adaptive => {
+                        if best.is_none_or(|(_, cr)| self.credits[o] > cr) {
+                            best = Some((o as u32, self.credits[o]));
+                        }
+                    }
+                }
+            }
+            if self.selection == Selection::Fixed && i == 0 {
+                return None;
+            }
+        }
+        best.map(|(o, _)| o)
+    }
+
+    fn switch_step(&mut self, s: usize, now: u64, io: &mut StepIo<'_>) -> Result<(), SimError> {
+        let v = self.v;
+        let ports = std::mem::take(&mut self.sw_in[s]);
+        let need = if self.switching == Switching::Wormhole {
+            1
+        } else {
+            self.packet_flits as i32
+        };
+        // Routing and VC allocation, round-robin over input ports.
+        let np = ports.len();
+        let start = self.sw_rr[s] as usize % np.max(1);
+        for i in 0..np {
+            let mut pi = start + i;
+            if pi >= np {
+                pi -= np;
+            }
+            let (p, c) = ports[pi];
+            let c = c as usize;
+            let mut waiting = self.nonempty[c] & !self.active[c];
+            while waiting != 0 {
+                let x = waiting.trailing_zeros() as usize;
+                waiting &= waiting - 1;
+                let ivc = c * v + x;
+                if self.state[ivc] == IDLE {
+                    let f = self.front(ivc);
+                    debug_assert!(
+                        f.flags & HEAD != 0,
+                        "non-head flit at the front of an idle VC"
+                    );
+                    let pkt = io.packets.get_mut(f.packet);
+                    let cands = &mut self.cands[ivc];
+                    cands.clear();
+                    if pkt.info.dst_switch as usize == s {
+                        cands.push(self.host_port[pkt.info.dst_host as usize], 0, (v - 1) as u8);
+                    } else {
+                        let view = View {
+                            credits: &self.credits,
+                            out: &self.sw_out[s],
+                            v,
+                        };
+                        let epoch = pkt.epoch as usize;
+                        let info = pkt.info;
+                        io.routings[epoch].route(
+                            s as u32,
+                            p,
+                            &info,
+                            &mut pkt.route,
+                            &view,
+                            io.rng,
+                            cands,
+                        );
+                        if cands.is_empty() {
+                            self.sw_in[s] = ports;
+                            return Err(SimError::NoRoute {
+                                routing: io.routings[epoch].name(),
+                                switch: s as u32,
+                                dst: info.dst_switch,
+                            });
+                        }
+                    }
+                    self.state[ivc] = ROUTED;
+                }
+                if self.switching == Switching::StoreAndForward && !self.whole_packet_here(ivc) {
+                    continue;
+                }
+                if let Some(o) = self.choose_out_vc(ivc, need, &self.sw_out[s]) {
+                    self.owner[o as usize] = ivc as u32;
+                    self.out_vc[ivc] = o;
+                    self.state[ivc] = ACTIVE;
+                    self.active[c] |= 1 << x;
+                }
+            }
+        }
+        self.sw_rr[s] = self.sw_rr[s].wrapping_add(1);
+
+        // Switch allocation: each input port proposes one VC...
+        self.requests.clear();
+        for (pi, &(_, c)) in ports.iter().enumerate() {
+            let c = c as usize;
+            let ready = self.nonempty[c] & self.active[c];
+            if ready == 0 {
+                continue;
+            }
+            // Round-robin from in_rr: rotate the mask so bit 0 is the pointer.
+            let rr = self.in_rr[c] as u32;
+            let rot = ((ready as u32) >> rr) | ((ready as u32) << (v as u32 - rr));
+            let mut cand = rot & ((1u32 << v) - 1);
+            while cand != 0 {
+                let k = cand.trailing_zeros();
+                cand &= cand - 1;
+                let mut x = (rr + k) as usize;
+                if x >= v {
+                    x -= v;
+                }
+                let ivc = c * v + x;
+                let o = self.out_vc[ivc] as usize;
+                if self.credits[o] > 0 {
+                    self.requests
+                        .push((self.out_ch_of(o), pi as u16, ivc as u32));
+                    break;
+                }
+            }
+        }
+        // ...and each output port grants the requester next after its pointer.
+        let np = np.max(1) as u16;
+        let mut winners = std::mem::take(&mut self.winners);
+        winners.clear();
+        for &(oc, pi, ivc) in &self.requests {
+            let ptr = self.out_rr[oc as usize] % np;
+            let prio = |q: u16| (q + np - ptr) % np;
+            if self
+                .requests
+                .iter()
+                .all(|&(oc2, pi2, _)| oc2 != oc || pi2 == pi || prio(pi2) > prio(pi))
+            {
+                winners.push((oc, pi, ivc));
+            }
+        }
+        for &(oc, pi, ivc) in &winners {
+            self.out_rr[oc as usize] = (pi + 1) % np;
+            let ivc = ivc as usize;
+            let x = ivc % v;
+            self.in_rr[ivc / v] = if x + 1 == v { 0 } else { x as u8 + 1 };
+            self.traverse(s, ivc, now, io);
+        }
+        self.winners = winners;
+        self.sw_in[s] = ports;
+        Ok(())
+    }
+
+    /// Move the front flit of `ivc` across switch `s`.
+    fn traverse(&mut self, s: usize, ivc: usize, now: u64, io: &mut StepIo<'_>) {
+        let v = self.v;
+        let mut flit = self.front(ivc);
+        let h = self.q_head[ivc] as usize + 1;
+        self.q_head[ivc] = if h == self.depth { 0 } else { h as u16 };
+        self.q_len[ivc] -= 1;
+        if self.q_len[ivc] == 0 {
+            self.nonempty[ivc / v] &= !(1 << (ivc % v));
+        }
+        self.sw_flits[s] -= 1;
+        self.last_progress = now;
+        // Credit back upstream for the slot just freed.
+        self.credit_wheel
+            .schedule(now + self.link_latency, ivc as u32);
+        let o = self.out_vc[ivc] as usize;
+        let oc = self.out_ch_of(o);
+        let waited = (now as u32).wrapping_sub(flit.arrival) as u64;
+        let st = &mut *io.stats;
+        if io.measuring {
+            st.channel_flits[oc as usize] += 1;
+            if flit.flags & HEAD != 0 {
+                st.channel_wait_sum[oc as usize] += waited;
+                st.channel_heads[oc as usize] += 1;
+            }
+        }
+        if oc >= self.first_ejection {
+            flit.arrival = 0;
+            self.flit_wheel.schedule(
+                now + self.link_latency,
+                FlitEvent {
+                    ch: oc,
+                    vc: (o - oc as usize * v) as u8,
+                    flit,
+                },
+            );
+        } else {
+            self.credits[o] -= 1;
+            if flit.flags & HEAD != 0 {
+                io.packets.get_mut(flit.packet).hops += 1;
+            }
+            self.flit_wheel.schedule(
+                now + self.link_latency + self.switch_delay,
+                FlitEvent {
+                    ch: oc,
+                    vc: (o - oc as usize * v) as u8,
+                    flit,
+                },
+            );
+        }
+        if flit.flags & TAIL != 0 {
+            self.owner[o] = NONE;
+            self.state[ivc] = IDLE;
+            self.out_vc[ivc] = NONE;
+            self.active[ivc / v] &= !(1 << (ivc % v));
+        }
+    }
+
+    fn blocked_report(&self, io: &StepIo<'_>) -> Vec<String> {
+        let v = self.v;
+        let mut out = Vec::new();
+        for ivc in 0..self.num_in * v {
+            if self.q_len[ivc] == 0 {
+                continue;
+            }
+            let c = (ivc / v) as u32;
+            let what = match self.state[ivc] {
+                ACTIVE => {
+                    let o = self.out_vc[ivc] as usize;
+                    format!(
+                        "waiting for credits on {} vc{} ({} free)",
+                        self.net.channel_name((o / v) as u32),
+                        o % v,
+                        self.credits[o]
+                    )
+                }
+                _ => {
+                    let dst = io.packets.get(self.front(ivc).packet).info.dst_switch;
+                    format!("waiting for a free output VC towards switch {dst}")
+                }
+            };
+            out.push(format!(
+                "{} vc{} holds {} flits, {what}",
+                self.net.channel_name(c),
+                ivc % v,
+                self.q_len[ivc]
+            ));
+            if out.len() >= 12 {
+                out.push("...".into());
+                break;
+            }
+        }
+        out
+    }
+}
+
+impl SwitchModel for InputQueued {
+    fn step(&mut self, now: u64, io: &mut StepIo<'_>) -> Result<(), SimError> {
+        let credits = self.credit_wheel.take(now);
+        for &o in &credits {
+            self.credits[o as usize] += 1;
+        }
+        self.credit_wheel.give_back(now, credits);
+        let due = self.flit_wheel.take(now);
+        for &ev in &due {
+            let c = ev.ch as usize;
+            if ev.ch >= self.first_ejection {
+                self.deliver(now, ev, io);
+            } else {
+                let ivc = c * self.v + ev.vc as usize;
+                let mut slot = self.q_head[ivc] as usize + self.q_len[ivc] as usize;
+                if slot >= self.depth {
+                    slot -= self.depth;
+                }
+                let mut f = ev.flit;
+                f.arrival = now as u32;
+                self.flits[ivc * self.depth + slot] = f;
+                self.q_len[ivc] += 1;
+                self.nonempty[c] |= 1 << ev.vc;
+                self.sw_flits[self.ch_dst_switch[c] as usize] += 1;
+            }
+        }
+        self.flit_wheel.give_back(now, due);
+        self.inject(now, io);
+        for s in 0..self.sw_flits.len() {
+            if self.sw_flits[s] > 0 {
+                self.switch_step(s, now, io)?;
+            }
+        }
+        if self.in_network == 0 {
+            self.last_progress = now;
+        } else if now - self.last_progress >= self.watchdog {
+            return Err(SimError::Deadlock {
+                cycle: now,
+                flits: self.in_network,
+                idle: now - self.last_progress,
+                blocked: self.blocked_report(io),
+            });
+        }
+        Ok(())
+    }
+
+    fn flits_in_network(&self) -> u64 {
+        self.in_network
+    }
+
+    fn channel_occupancy(&self) -> Vec<u32> {
+        let mut out = vec![0u32; self.net.num_channels()];
+        for (ivc, &l) in self.q_len.iter().enumerate() {
+            out[ivc / self.v] += l as u32;
+        }
+        out
+    }
+
+    fn switch_occupancy(&self, switch: u32) -> Vec<PortOccupancy> {
+        self.sw_in[switch as usize]
+            .iter()
+            .map(|&(_, c)| PortOccupancy {
+                channel: c,
+                flits: (0..self.v)
+                    .map(|x| self.q_len[c as usize * self.v + x])
+                    .collect(),
+            })
+            .collect()
+    }
+
+    fn check_invariants(&self, packets: &PacketSlab) -> Result<(), String> {
+        let v = self.v;
+        // Flits and credits on their way to each VC.
+        let mut flying = vec![0i64; self.net.num_channels() * v];
+        for ev in self.flit_wheel.iter() {
+            flying[ev.ch as usize * v + ev.vc as usize] += 1;
+        }
+        let mut returning = vec![0i64; self.net.num_channels() * v];
+        for &o in self.credit_wheel.iter() {
+            returning[o as usize] += 1;
+        }
+        let mut buffered = 0u64;
+        for ivc in 0..self.num_in * v {
+            let c = ivc / v;
+            let q = self.q_len[ivc] as i64;
+            buffered += q as u64;
+            if q > self.depth as i64 {
+                return Err(format!(
+                    "{} vc{} holds {q} flits, capacity {}",
+                    self.net.channel_name(c as u32),
+                    ivc % v,
+                    self.depth
+                ));
+            }
+            let cr = self.credits[ivc] as i64;
+            if cr < 0 {
+                return Err(format!(
+                    "{} vc{} has {cr} credits",
+                    self.net.channel_name(c as u32),
+                    ivc % v
+                ));
+            }
+            let total = cr + q + flying[ivc] + returning[ivc];
+            if total != self.depth as i64 {
+                return Err(format!(
+                    "{} vc{}: credits {cr} + buffered {q} + in flight {} + credits returning {} != depth {}",
+                    self.net.channel_name(c as u32),
+                    ivc % v,
+                    flying[ivc],
+                    returning[ivc],
+                    self.depth
+                ));
+            }
+        }
+        let in_flight = self.flit_wheel.len() as u64;
+        if buffered + in_flight != self.in_network {
+            return Err(format!(
+                "flit count: {buffered} buffered + {in_flight} on channels != {} in network",
+                self.in_network
+            ));
+        }
+        let _ = packets;
+        Ok(())
+    }
+}

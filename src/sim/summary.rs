@@ -1,0 +1,72 @@
+//! The measured results of a run, as printed by `routelab sim`.
+
+use super::engine::Simulation;
+use serde::Serialize;
+
+/// Results over the measured cycles (after the warm-up).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Summary {
+    pub topology: String,
+    pub routing: String,
+    /// Offered load, flits per host per cycle (as configured).
+    pub offered: f64,
+    /// Flits generated per host per measured cycle.
+    pub generated: f64,
+    /// Accepted throughput, flits delivered per host per measured cycle.
+    pub accepted: f64,
+    /// Accepted throughput as a fraction of the uniform-traffic capacity.
+    pub accepted_fraction: f64,
+    /// Uniform-traffic capacity, flits per host per cycle.
+    pub capacity: f64,
+    pub avg_latency: f64,
+    pub p50_latency: u64,
+    pub p99_latency: u64,
+    pub max_latency: u64,
+    /// Mean switch-to-switch hops of measured packets.
+    pub avg_hops: f64,
+    /// Packets that left their source during the measured cycles.
+    pub injected_packets: u64,
+    /// Measured packets delivered.
+    pub delivered_packets: u64,
+    /// Packets in the network at the end.
+    pub in_flight_packets: u64,
+    /// Packets waiting in source queues at the end.
+    pub queued_packets: u64,
+    /// Cycles simulated in all (warm-up included).
+    pub cycles: u64,
+    /// Cycles measured.
+    pub measured_cycles: u64,
+}
+
+impl Summary {
+    pub fn of(sim: &Simulation) -> Summary {
+        let st = sim.stats();
+        let measured = sim.now().saturating_sub(st.measure_start);
+        let denom = (sim.network().num_hosts() as f64 * measured as f64).max(1.0);
+        let accepted = st.delivered_flits as f64 / denom;
+        Summary {
+            topology: sim.network().spec().to_string(),
+            routing: sim.routing_name(),
+            offered: sim.load(),
+            generated: st.generated_flits as f64 / denom,
+            accepted,
+            accepted_fraction: accepted / sim.capacity(),
+            capacity: sim.capacity(),
+            avg_latency: st.latency.mean(),
+            p50_latency: st.latency.quantile(0.5),
+            p99_latency: st.latency.quantile(0.99),
+            max_latency: st.latency.max(),
+            avg_hops: if st.delivered_packets > 0 {
+                st.hops_sum as f64 / st.delivered_packets as f64
+            } else {
+                0.0
+            },
+            injected_packets: st.injected_packets,
+            delivered_packets: st.delivered_packets,
+            in_flight_packets: sim.in_flight_packets() as u64,
+            queued_packets: sim.queued_packets(),
+            cycles: sim.now(),
+            measured_cycles: measured,
+        }
+    }
+}

@@ -1,0 +1,49 @@
+//! A time wheel of future events (flit and credit arrivals). Delays are
+//! bounded (link latency + switch delay <= 128), so a ring of buckets indexed
+//! by `cycle mod size` replaces a priority queue.
+
+/// Buckets of events of type `T`, one per future cycle.
+#[derive(Clone, Debug)]
+pub struct TimeWheel<T> {
+    buckets: Vec<Vec<T>>,
+    mask: u64,
+}
+
+impl<T> TimeWheel<T> {
+    /// A wheel for delays up to `max_delay` cycles.
+    pub fn new(max_delay: u64) -> Self {
+        let size = (max_delay + 1).next_power_of_two();
+        TimeWheel {
+            buckets: (0..size).map(|_| Vec::new()).collect(),
+            mask: size - 1,
+        }
+    }
+    #[inline]
+    pub fn schedule(&mut self, at: u64, ev: T) {
+        self.buckets[(at & self.mask) as usize].push(ev);
+    }
+    /// Take the events due at `now` (the bucket is left empty, its capacity
+    /// kept by giving back the vector with [`TimeWheel::give_back`]).
+    #[inline]
+    pub fn take(&mut self, now: u64) -> Vec<T> {
+        std::mem::take(&mut self.buckets[(now & self.mask) as usize])
+    }
+    /// Return a drained vector to keep its allocation.
+    #[inline]
+    pub fn give_back(&mut self, now: u64, mut v: Vec<T>) {
+        v.clear();
+        let b = &mut self.buckets[(now & self.mask) as usize];
+        if b.is_empty() && b.capacity() < v.capacity() {
+            *b = v;
+        }
+    }
+    /// Events still pending.
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        self.buckets.iter().map(Vec::len).sum()
+    }
+    /// Iterate over pending events (any order).
+    pub fn iter(&self) -> impl Iterator<Item = &T> {
+        self.buckets.iter().flatten()
+    }
+}

@@ -1,0 +1,106 @@
+//! Injection processes: when a host generates packets.
+//!
+//! Offered load is in flits per host per cycle; with L-flit packets the
+//! packet rate is `p = load / L`.
+//! - `bernoulli`: each cycle a packet is generated with probability p. It is
+//!   sampled by skipping: the gap to the next packet is geometric,
+//!   `1 + floor(ln U / ln(1 - p))`, which is the same process drawn with one
+//!   random number per packet instead of one per cycle.
+//! - `exponential`: a Poisson process of rate p per cycle: continuous
+//!   exponential gaps `-ln U / p`; a packet arriving at time t is generated
+//!   in cycle floor(t) (several may share a cycle).
+//!
+//! Logarithms use `libm`, so the draws are identical on native and wasm.
+
+use crate::rng::{SimRng, unit};
+use serde::{Deserialize, Serialize};
+
+/// Which inter-arrival law hosts follow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Process {
+    #[default]
+    Bernoulli,
+    Exponential,
+}
+
+impl Process {
+    pub const ACCEPTED: &'static str = "bernoulli, exponential";
+    pub fn parse(s: &str) -> Option<Process> {
+        match s {
+            "bernoulli" => Some(Process::Bernoulli),
+            "exponential" | "poisson" => Some(Process::Exponential),
+            _ => None,
+        }
+    }
+}
+
+/// Per-host arrival clock.
+#[derive(Clone, Copy, Debug)]
+pub struct Arrivals {
+    process: Process,
+    /// Packets per cycle.
+    rate: f64,
+    /// Continuous time of the next arrival.
+    next: f64,
+    /// ln(1 - rate), cached for geometric gaps.
+    log_q: f64,
+}
+
+impl Arrivals {
+    /// A clock whose first arrival is drawn from `start` on.
+    pub fn new(process: Process, rate: f64, start: u64, rng: &mut SimRng) -> Self {
+        let mut a = Arrivals {
+            process,
+            rate,
+            next: start as f64,
+            log_q: if rate < 1.0 { libm::log1p(-rate) } else { 0.0 },
+        };
+        if process == Process::Bernoulli {
+            // First Bernoulli trial is cycle `start` itself.
+            a.next -= 1.0;
+        }
+        a.advance(rng);
+        a
+    }
+
+    fn advance(&mut self, rng: &mut SimRng) {
+        if self.rate <= 0.0 {
+            self.next = f64::INFINITY;
+            return;
+        }
+        let u = 1.0 - unit(rng); // (0, 1]
+        match self.process {
+            Process::Bernoulli => {
+                let gap = if self.rate >= 1.0 {
+                    1.0
+                } else {
+                    1.0 + libm::floor(libm::log(u) / self.log_q)
+                };
+                self.next += gap;
+            }
+            Process::Exponential => self.next += -libm::log(u) / self.rate,
+        }
+    }
+
+    /// Number of packets generated in cycle `now` (advances the clock).
+    #[inline]
+    pub fn arrivals_at(&mut self, now: u64, rng: &mut SimRng) -> u32 {
+        let mut count = 0;
+        let limit = (now + 1) as f64;
+        while self.next < limit {
+            count += 1;
+            self.advance(rng);
+        }
+        count
+    }
+
+    /// The cycle of the next arrival (u64::MAX if none).
+    pub fn next_cycle(&self) -> u64 {
+        if self.next.is_finite() {
+            libm::floor(self.next).max(0.0) as u64
+        } else {
+            u64::MAX
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! Traffic: who sends to whom ([`pattern`]) and when ([`injection`]).
+
+pub mod injection;
+pub mod pattern;
+
+pub use injection::{Arrivals, Process};
+pub use pattern::{Pattern, PatternSpec, TrafficError};
