@@ -17,3 +17,7 @@ cargo test --no-default-features
 
 echo "== tests: everything"
 cargo test
+
+echo "== web: set-up (trunk, wasm-bindgen-cli, chromium, playwright-core), then the real-browser test"
+bash scripts/web-setup.sh
+bash scripts/web-test.sh

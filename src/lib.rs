@@ -16,12 +16,16 @@
 //!
 //! Nothing outside `app` (the GUI, behind the `gui` feature) imports egui.
 
+pub mod paths;
 pub mod rng;
 pub mod routing;
 pub mod scenario;
 pub mod sim;
 pub mod topology;
 pub mod traffic;
+
+#[cfg(feature = "gui")]
+pub mod app;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

@@ -1,9 +1,10 @@
 //! The `routelab` binary: the CLI subcommands natively; without one, the
-//! GUI (with the `gui` feature) or the help text.
+//! GUI (with the `gui` feature) or the help text. On wasm32 (trunk), the
+//! app in the page's canvas.
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
-    use clap::{CommandFactory, Parser};
+    use clap::Parser;
     use routelab::cli::{Cli, run};
     let cli = Cli::parse();
     match cli.command {
@@ -14,12 +15,106 @@ fn main() -> std::process::ExitCode {
                 e.exit_code()
             }
         },
-        None => {
-            let _ = Cli::command().print_help();
-            std::process::ExitCode::SUCCESS
+        None => run_gui(),
+    }
+}
+
+/// No subcommand with the GUI built in: open the app.
+#[cfg(all(not(target_arch = "wasm32"), feature = "gui"))]
+fn run_gui() -> std::process::ExitCode {
+    let options = eframe::NativeOptions {
+        viewport: eframe::egui::ViewportBuilder::default()
+            .with_title("routelab")
+            .with_app_id("routelab")
+            .with_inner_size([1400.0, 880.0])
+            .with_min_inner_size([800.0, 500.0]),
+        ..Default::default()
+    };
+    let result = eframe::run_native(
+        "routelab",
+        options,
+        Box::new(|cc| {
+            Ok(Box::new(routelab::app::RoutelabApp::from_creation_context(
+                cc,
+            )))
+        }),
+    );
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: could not open the window: {e}");
+            eprintln!("(no display? run the CLI subcommands, or the app under xvfb-run)");
+            std::process::ExitCode::FAILURE
         }
     }
 }
 
+/// No subcommand and no GUI: print the help.
+#[cfg(all(not(target_arch = "wasm32"), not(feature = "gui")))]
+fn run_gui() -> std::process::ExitCode {
+    use clap::CommandFactory;
+    let _ = routelab::cli::Cli::command().print_help();
+    std::process::ExitCode::SUCCESS
+}
+
+/// The web build: start the app on the page's canvas; if it fails to start
+/// or panics later, say so on the page instead of leaving a frozen canvas.
 #[cfg(target_arch = "wasm32")]
-fn main() {}
+fn main() {
+    use eframe::wasm_bindgen::JsCast as _;
+
+    fn show_crash(text: &str) {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        if let Some(el) = doc.get_element_by_id("loading_text") {
+            el.remove();
+        }
+        if let Some(el) = doc.get_element_by_id("crash_text") {
+            el.set_text_content(Some(text));
+            let _ = el.set_attribute("style", "display:block");
+        }
+    }
+
+    let web_options = eframe::WebOptions::default();
+    wasm_bindgen_futures::spawn_local(async move {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let Some(canvas) = document
+            .get_element_by_id("the_canvas_id")
+            .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+        else {
+            show_crash("routelab could not start: the page has no canvas.");
+            return;
+        };
+        let runner = eframe::WebRunner::new();
+        // After eframe's own hook (which logs to the console), show the panic on the page.
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            previous(info);
+            show_crash(&format!(
+                "routelab has crashed: {info}. Reload the page to start again; the browser console has details."
+            ));
+        }));
+        let start = runner
+            .start(
+                canvas,
+                web_options,
+                Box::new(|cc| {
+                    Ok(Box::new(routelab::app::RoutelabApp::from_creation_context(
+                        cc,
+                    )))
+                }),
+            )
+            .await;
+        match start {
+            Ok(()) => {
+                if let Some(el) = document.get_element_by_id("loading_text") {
+                    el.remove();
+                }
+            }
+            Err(e) => show_crash(&format!("routelab could not start: {e:?}")),
+        }
+    });
+}

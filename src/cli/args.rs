@@ -24,6 +24,8 @@ pub enum Command {
     Sweep(super::sweep::SweepArgs),
     /// Describe a topology: switches, hosts, channels, diameter, capacity.
     Topo(super::topo::TopoArgs),
+    /// Path selection on up*/down* and UDWM: crossing paths per channel.
+    Paths(super::paths::PathsArgs),
 }
 
 fn parse_switching(s: &str) -> Result<Switching, String> {
@@ -46,7 +48,8 @@ pub struct ScenarioArgs {
     /// irregular:16:seed=3, file:PATH.
     #[arg(long)]
     pub topology: Option<String>,
-    /// Routing: minimal, dor[:tie=plus|random|parity], updown[:root=N], dmodk.
+    /// Routing: minimal, dor[:tie=plus|random|parity], updown[:root=N], dmodk,
+    /// paths:updown-bfs|updown-dfs|udwm:SELECT[:opts] (see `routelab paths`).
     #[arg(long)]
     pub routing: Option<String>,
     /// Traffic pattern: uniform, hotspot[:fraction=F][:nodes=A,B], bitrev,

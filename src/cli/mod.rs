@@ -1,9 +1,10 @@
 //! The headless command line: `routelab sim`, `routelab sweep`,
-//! `routelab topo`. Bad input exits with code 2 and a one-line message
+//! `routelab topo`, `routelab paths`. Bad input exits with code 2 and a one-line message
 //! naming the field and the accepted values; a run that fails (deadlock)
 //! exits with 1.
 
 mod args;
+mod paths;
 mod sim;
 mod sweep;
 mod topo;
@@ -45,6 +46,7 @@ pub fn run(cmd: Command) -> Result<(), CliError> {
         Command::Sim(a) => sim::run(a),
         Command::Sweep(a) => sweep::run(a),
         Command::Topo(a) => topo::run(a),
+        Command::Paths(a) => paths::run(a),
     }
 }
 

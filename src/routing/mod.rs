@@ -20,12 +20,14 @@
 mod dmodk;
 mod dor;
 mod midimew;
+mod source_routed;
 mod spec;
 mod updown;
 
 pub use dmodk::DModK;
-pub use dor::{CubeDor, Ecube, TieRule};
+pub use dor::{CubeDor, Ecube, TieRule, VcClasses};
 pub use midimew::MidimewMinimal;
+pub use source_routed::SourceRouted;
 pub use spec::{RoutingError, RoutingSpec};
 pub use updown::{UpDown, UpDownTables};
 

@@ -1,13 +1,20 @@
 //! Routing spec strings: `minimal` (the topology's own minimal routing),
-//! `dor[:tie=plus|random|parity]`, `updown[:root=N]`, `dmodk`.
+//! `dor[:tie=plus|random|parity]`, `updown[:root=N]`, `dmodk`, and static
+//! path-selection tables `paths:LEGAL:SELECT[:opts]` ([`crate::paths`]).
 
-use super::{CubeDor, DModK, Ecube, MidimewMinimal, Routing, TieRule, UpDown, UpDownTables};
+use super::{
+    CubeDor, DModK, Ecube, MidimewMinimal, Routing, SourceRouted, TieRule, UpDown, UpDownTables,
+    VcClasses,
+};
+use crate::paths::PathsSpec;
 use crate::topology::{Network, Shape};
 use std::fmt;
 use std::str::FromStr;
 
 /// The accepted forms, quoted in every error.
-pub const ACCEPTED: &str = "minimal, dor[:tie=plus|random|parity], updown[:root=N], dmodk";
+pub const ACCEPTED: &str = "minimal, dor[:tie=plus|random|parity][:classes=strict|balanced], updown[:root=N], dmodk, \
+paths:updown-bfs|updown-dfs|udwm:random|lowport|maxcp|hpcf|lvcf|lpcf|ga|sa\
+[:root=N][:objective=sd|max|sumsq][:seed=S][:budget=N][:init=random|maxcp][:cap=N]";
 
 /// A routing that cannot be parsed or built.
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -34,17 +41,28 @@ pub enum RoutingSpec {
     /// up*/down* on irregular networks.
     Minimal,
     /// Dimension order (tori, meshes, hypercubes, midimew).
-    Dor { tie: TieRule },
+    Dor { tie: TieRule, classes: VcClasses },
     /// up*/down* with a BFS tree from `root`.
     UpDown { root: u32 },
     /// D-mod-k on fat trees.
     DModK,
+    /// Static tables from path selection (`paths:updown-bfs:maxcp`).
+    Paths(PathsSpec),
 }
 
 impl FromStr for RoutingSpec {
     type Err = RoutingError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let s = s.trim();
+        if let Some(rest) = s
+            .strip_prefix("paths:")
+            .or(if s == "paths" { Some("") } else { None })
+        {
+            let parts: Vec<&str> = rest.split(':').collect();
+            return PathsSpec::parse_parts(&parts)
+                .map(RoutingSpec::Paths)
+                .map_err(|problem| err(s, problem));
+        }
         let mut parts = s.split(':');
         let name = parts.next().unwrap_or("");
         let mut opts = Vec::new();
@@ -66,8 +84,17 @@ impl FromStr for RoutingSpec {
             "dmodk" => no_opts(RoutingSpec::DModK),
             "dor" => {
                 let mut tie = TieRule::Plus;
+                let mut classes = VcClasses::Strict;
                 for (k, v) in opts {
                     match k {
+                        "classes" => {
+                            classes = VcClasses::parse(v).ok_or_else(|| {
+                                err(
+                                    s,
+                                    format!("classes `{v}`; accepted {}", VcClasses::ACCEPTED),
+                                )
+                            })?
+                        }
                         "tie" => {
                             tie = TieRule::parse(v).ok_or_else(|| {
                                 err(s, format!("tie `{v}`; accepted {}", TieRule::ACCEPTED))
@@ -76,7 +103,7 @@ impl FromStr for RoutingSpec {
                         _ => return Err(err(s, format!("`dor` takes no option `{k}`"))),
                     }
                 }
-                Ok(RoutingSpec::Dor { tie })
+                Ok(RoutingSpec::Dor { tie, classes })
             }
             "updown" => {
                 let mut root = 0;
@@ -101,12 +128,15 @@ impl fmt::Display for RoutingSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RoutingSpec::Minimal => write!(f, "minimal"),
-            RoutingSpec::Dor { tie } => {
-                if *tie == TieRule::Plus {
-                    write!(f, "dor")
-                } else {
-                    write!(f, "dor:tie={}", tie.as_str())
+            RoutingSpec::Dor { tie, classes } => {
+                write!(f, "dor")?;
+                if *tie != TieRule::Plus {
+                    write!(f, ":tie={}", tie.as_str())?;
                 }
+                if *classes != VcClasses::Strict {
+                    write!(f, ":classes={}", classes.as_str())?;
+                }
+                Ok(())
             }
             RoutingSpec::UpDown { root } => {
                 if *root == 0 {
@@ -116,6 +146,7 @@ impl fmt::Display for RoutingSpec {
                 }
             }
             RoutingSpec::DModK => write!(f, "dmodk"),
+            RoutingSpec::Paths(p) => write!(f, "{p}"),
         }
     }
 }
@@ -140,17 +171,37 @@ impl RoutingSpec {
             }
         };
         match (self, net.shape()) {
+            (RoutingSpec::Paths(p), _) => {
+                if p.root as usize >= net.num_switches() {
+                    return Err(err(
+                        &spec,
+                        format!("root {}; accepted 0..{}", p.root, net.num_switches()),
+                    ));
+                }
+                let tables = p.tables(net, vcs).map_err(|e| err(&spec, e.to_string()))?;
+                Ok(Box::new(SourceRouted::new(spec.clone(), &tables, vcs)))
+            }
             (RoutingSpec::Minimal, Shape::FatTree { k })
             | (RoutingSpec::DModK, Shape::FatTree { k }) => Ok(Box::new(DModK::new(*k, vcs))),
             (RoutingSpec::Minimal, Shape::Irregular) => {
                 RoutingSpec::UpDown { root: 0 }.build(net, vcs)
             }
-            (RoutingSpec::Minimal, _) => RoutingSpec::Dor { tie: TieRule::Plus }.build(net, vcs),
-            (RoutingSpec::Dor { tie }, Shape::Cube { radix, wrap }) => {
+            (RoutingSpec::Minimal, _) => RoutingSpec::Dor {
+                tie: TieRule::Plus,
+                classes: VcClasses::Strict,
+            }
+            .build(net, vcs),
+            (RoutingSpec::Dor { tie, classes }, Shape::Cube { radix, wrap }) => {
                 if *wrap {
                     dateline("DOR on a torus")?;
                 }
-                Ok(Box::new(CubeDor::new(radix.clone(), *wrap, vcs, *tie)))
+                Ok(Box::new(CubeDor::new(
+                    radix.clone(),
+                    *wrap,
+                    vcs,
+                    *tie,
+                    *classes,
+                )))
             }
             (RoutingSpec::Dor { .. }, Shape::Hypercube { .. }) => Ok(Box::new(Ecube::new(vcs))),
             (RoutingSpec::Dor { .. }, Shape::Midimew { n, b }) => {

@@ -51,7 +51,7 @@ impl Default for Scenario {
             name: String::new(),
             description: String::new(),
             topology: "torus:8x8".into(),
-            routing: "dor".into(),
+            routing: "minimal".into(),
             traffic: "uniform".into(),
             process: Process::Bernoulli,
             load: 0.3,

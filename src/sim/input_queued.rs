@@ -74,7 +74,9 @@ pub struct InputQueued {
     num_in: usize,
     first_ejection: u32,
     /// Per switch: connected input ports as (port, input channel).
-    sw_in: Vec<Vec<(PortId, u32)>>,
+    in_ports: Vec<(PortId, u32)>,
+    /// Switch s owns `in_ports[in_start[s]..in_start[s + 1]]`.
+    in_start: Vec<u32>,
     /// Per switch, per port: output channel or NONE.
     sw_out: Vec<Vec<u32>>,
     /// Per channel: downstream switch (NONE for ejection) and port.
@@ -109,9 +111,12 @@ pub struct InputQueued {
     in_network: u64,
     last_progress: u64,
     watchdog: u64,
-    // Scratch.
-    requests: Vec<(u32, u16, u32)>,
-    winners: Vec<(u32, u16, u32)>,
+    // Switch allocation scratch: per input port of the switch being
+    // processed, the VC it proposes; per output channel, the best proposal.
+    proposal: Vec<u32>,
+    grant_stamp: Vec<u64>,
+    grant_prio: Vec<u16>,
+    grant_ivc: Vec<u32>,
 }
 
 struct View<'a> {
@@ -136,15 +141,17 @@ impl InputQueued {
         let nc = net.num_channels();
         let num_in = net.num_network_channels() + net.num_hosts();
         let first_ejection = num_in as u32;
-        let sw_in = (0..net.num_switches() as u32)
-            .map(|s| {
+        let mut in_ports = Vec::new();
+        let mut in_start = vec![0u32];
+        for s in 0..net.num_switches() as u32 {
+            in_ports.extend(
                 net.ports(s)
                     .iter()
                     .enumerate()
-                    .filter_map(|(p, port)| port.in_channel.map(|c| (p as PortId, c)))
-                    .collect()
-            })
-            .collect();
+                    .filter_map(|(p, port)| port.in_channel.map(|c| (p as PortId, c))),
+            );
+            in_start.push(in_ports.len() as u32);
+        }
         let sw_out = (0..net.num_switches() as u32)
             .map(|s| {
                 net.ports(s)
@@ -169,6 +176,10 @@ impl InputQueued {
             }
         }
         let max_delay = (cfg.link_latency + cfg.switch_delay) as u64;
+        let max_ports = (0..net.num_switches() as u32)
+            .map(|s| net.ports(s).len())
+            .max()
+            .unwrap_or(0);
         InputQueued {
             v,
             depth,
@@ -179,7 +190,8 @@ impl InputQueued {
             switch_delay: cfg.switch_delay as u64,
             num_in,
             first_ejection,
-            sw_in,
+            in_ports,
+            in_start,
             sw_out,
             ch_dst_switch,
             host_port,
@@ -204,8 +216,10 @@ impl InputQueued {
             in_network: 0,
             last_progress: 0,
             watchdog: cfg.watchdog_cycles,
-            requests: Vec::with_capacity(64),
-            winners: Vec::with_capacity(64),
+            proposal: vec![NONE; max_ports],
+            grant_stamp: vec![0; nc],
+            grant_prio: vec![0; nc],
+            grant_ivc: vec![NONE; nc],
             net,
         }
     }
@@ -395,21 +409,21 @@ impl InputQueued {
 
     fn switch_step(&mut self, s: usize, now: u64, io: &mut StepIo<'_>) -> Result<(), SimError> {
         let v = self.v;
-        let ports = std::mem::take(&mut self.sw_in[s]);
+        let first = self.in_start[s] as usize;
+        let np = self.in_start[s + 1] as usize - first;
         let need = if self.switching == Switching::Wormhole {
             1
         } else {
             self.packet_flits as i32
         };
         // Routing and VC allocation, round-robin over input ports.
-        let np = ports.len();
         let start = self.sw_rr[s] as usize % np.max(1);
         for i in 0..np {
             let mut pi = start + i;
             if pi >= np {
                 pi -= np;
             }
-            let (p, c) = ports[pi];
+            let (p, c) = self.in_ports[first + pi];
             let c = c as usize;
             let mut waiting = self.nonempty[c] & !self.active[c];
             while waiting != 0 {
@@ -445,7 +459,6 @@ impl InputQueued {
                             cands,
                         );
                         if cands.is_empty() {
-                            self.sw_in[s] = ports;
                             return Err(SimError::NoRoute {
                                 routing: io.routings[epoch].name(),
                                 switch: s as u32,
@@ -468,15 +481,18 @@ impl InputQueued {
         }
         self.sw_rr[s] = self.sw_rr[s].wrapping_add(1);
 
-        // Switch allocation: each input port proposes one VC...
-        self.requests.clear();
-        for (pi, &(_, c)) in ports.iter().enumerate() {
-            let c = c as usize;
+        // Switch allocation: each input port proposes one VC (round-robin
+        // from its pointer) whose output VC has a credit...
+        let np16 = np.max(1) as u16;
+        let stamp = now + 1;
+        for pi in 0..np {
+            self.proposal[pi] = NONE;
+            let c = self.in_ports[first + pi].1 as usize;
             let ready = self.nonempty[c] & self.active[c];
             if ready == 0 {
                 continue;
             }
-            // Round-robin from in_rr: rotate the mask so bit 0 is the pointer.
+            // Rotate the mask so that bit 0 is the pointer.
             let rr = self.in_rr[c] as u32;
             let rot = ((ready as u32) >> rr) | ((ready as u32) << (v as u32 - rr));
             let mut cand = rot & ((1u32 << v) - 1);
@@ -490,36 +506,35 @@ impl InputQueued {
                 let ivc = c * v + x;
                 let o = self.out_vc[ivc] as usize;
                 if self.credits[o] > 0 {
-                    self.requests
-                        .push((self.out_ch_of(o), pi as u16, ivc as u32));
+                    self.proposal[pi] = ivc as u32;
+                    // ...and each output port keeps the proposal that comes
+                    // first after its own round-robin pointer.
+                    let oc = self.out_ch_of(o) as usize;
+                    let prio = (pi as u16 + np16 - self.out_rr[oc] % np16) % np16;
+                    if self.grant_stamp[oc] != stamp || prio < self.grant_prio[oc] {
+                        self.grant_stamp[oc] = stamp;
+                        self.grant_prio[oc] = prio;
+                        self.grant_ivc[oc] = ivc as u32;
+                    }
                     break;
                 }
             }
         }
-        // ...and each output port grants the requester next after its pointer.
-        let np = np.max(1) as u16;
-        let mut winners = std::mem::take(&mut self.winners);
-        winners.clear();
-        for &(oc, pi, ivc) in &self.requests {
-            let ptr = self.out_rr[oc as usize] % np;
-            let prio = |q: u16| (q + np - ptr) % np;
-            if self
-                .requests
-                .iter()
-                .all(|&(oc2, pi2, _)| oc2 != oc || pi2 == pi || prio(pi2) > prio(pi))
-            {
-                winners.push((oc, pi, ivc));
+        for pi in 0..np {
+            let ivc = self.proposal[pi];
+            if ivc == NONE {
+                continue;
             }
-        }
-        for &(oc, pi, ivc) in &winners {
-            self.out_rr[oc as usize] = (pi + 1) % np;
             let ivc = ivc as usize;
+            let oc = self.out_ch_of(self.out_vc[ivc] as usize) as usize;
+            if self.grant_ivc[oc] != ivc as u32 || self.grant_stamp[oc] != stamp {
+                continue;
+            }
+            self.out_rr[oc] = (pi as u16 + 1) % np16;
             let x = ivc % v;
             self.in_rr[ivc / v] = if x + 1 == v { 0 } else { x as u8 + 1 };
             self.traverse(s, ivc, now, io);
         }
-        self.winners = winners;
-        self.sw_in[s] = ports;
         Ok(())
     }
 
@@ -678,7 +693,8 @@ impl SwitchModel for InputQueued {
     }
 
     fn switch_occupancy(&self, switch: u32) -> Vec<PortOccupancy> {
-        self.sw_in[switch as usize]
+        let s = switch as usize;
+        self.in_ports[self.in_start[s] as usize..self.in_start[s + 1] as usize]
             .iter()
             .map(|&(_, c)| PortOccupancy {
                 channel: c,

@@ -79,10 +79,11 @@ impl NetworkBuilder {
         self.link_ports(a, pa, b, pb);
     }
 
-    /// Attach a new host to the switch's next free port; returns its id.
+    /// Attach a new host on a new port after all of the switch's existing
+    /// ports (reserved or wired); returns its id.
     pub fn add_host(&mut self, s: SwitchId) -> HostId {
         let id = self.hosts.len() as HostId;
-        let p = self.next_port(s);
+        let p = self.ports[s as usize].len() as PortId;
         self.set_port(s, p, Peer::Host { host: id });
         self.hosts.push(Host { switch: s, port: p });
         id

@@ -3,7 +3,7 @@
 //! `fattree:4`, `irregular:16:seed=3`, `irregular:32:ports=8:hosts=4:seed=1`,
 //! `file:PATH`. Cube-like kinds accept `:hosts=H` (hosts per switch, default 1).
 
-use super::{Network, cube, edge_list, fat_tree, hypercube, irregular, midimew};
+use super::{Network, cube, fat_tree, hypercube, irregular, midimew};
 use std::fmt;
 use std::str::FromStr;
 
@@ -295,7 +295,7 @@ impl TopologySpec {
                         line: 0,
                         problem: e.to_string(),
                     })?;
-                    edge_list::parse(spec, path, &text)?
+                    super::edge_list::parse(spec, path, &text)?
                 }
             }
         })

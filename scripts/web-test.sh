@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Build the web app with trunk, serve it on localhost and check it in
+# headless Chromium: the canvas draws, no panic reaches the console, a
+# scenario in the URL is the one shown, and playing advances the cycle.
+# Run scripts/web-setup.sh first. `--fps` also measures the frame rate.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+echo "== trunk build (release, wasm-opt off)"
+trunk build --release=true index.html
+
+PORT=${ROUTELAB_WEB_PORT:-8765}
+echo "== serving dist/ on http://127.0.0.1:$PORT"
+python3 -m http.server "$PORT" --bind 127.0.0.1 --directory dist >/tmp/routelab-web-server.log 2>&1 &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true' EXIT
+for _ in $(seq 1 50); do
+    if python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$PORT/')" 2>/dev/null; then
+        break
+    fi
+    sleep 0.2
+done
+
+echo "== browser test"
+node tests/web/browser-test.mjs "http://127.0.0.1:$PORT/" "$@"

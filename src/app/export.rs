@@ -1,0 +1,95 @@
+//! Files out and in: curves as CSV, the view as PNG, scenarios as JSON.
+//! Natively they are written next to the working directory (or to a path
+//! the user types); on the web they are downloaded and uploaded.
+
+use crate::sim::Simulation;
+
+/// The live curves of every run as CSV, one row per window.
+pub fn curves_csv(sims: &[(&str, &Simulation)]) -> String {
+    let mut s = String::from(
+        "run,routing,cycle,accepted_flits_per_host_cycle,offered_flits_per_host_cycle,avg_latency_cycles,in_flight_packets,queued_packets\n",
+    );
+    for (run, sim) in sims {
+        let swaps = sim.swaps();
+        for w in sim.stats().windows() {
+            let routing = swaps
+                .iter()
+                .rev()
+                .find(|(c, _)| *c < w.cycle)
+                .or(swaps.first())
+                .map(|(_, r)| r.as_str())
+                .unwrap_or("");
+            s.push_str(&format!(
+                "{run},{routing},{},{},{},{},{},{}\n",
+                w.cycle,
+                w.accepted,
+                w.offered,
+                w.avg_latency,
+                w.in_flight_packets,
+                w.queued_packets
+            ));
+        }
+    }
+    s
+}
+
+/// Encode RGBA pixels as PNG.
+pub fn png_bytes(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, width, height);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut w = enc.write_header().map_err(|e| e.to_string())?;
+        w.write_image_data(rgba).map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}
+
+/// Save bytes under `filename`: a file natively, a download on the web.
+/// Returns a message for the status line.
+pub fn save(filename: &str, mime: &str, bytes: &[u8]) -> Result<String, String> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = mime;
+        std::fs::write(filename, bytes).map_err(|e| format!("could not write {filename}: {e}"))?;
+        let shown = std::fs::canonicalize(filename)
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| filename.to_string());
+        Ok(format!("saved {shown}"))
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        super::web::download(filename, mime, bytes)?;
+        Ok(format!("downloaded {filename}"))
+    }
+}
+
+/// Read a text file natively.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn load_text(path: &str) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("could not read {path}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_has_a_row_per_window_and_png_encodes() {
+        let mut sim = crate::scenario::Scenario {
+            topology: "torus:4x4".into(),
+            ..Default::default()
+        }
+        .build()
+        .unwrap();
+        sim.run_for(300).unwrap();
+        let csv = curves_csv(&[("A", &sim)]);
+        assert_eq!(csv.lines().count(), 1 + sim.stats().windows().len());
+        let first = csv.lines().nth(1).unwrap();
+        let routing = sim.routing_name();
+        assert!(first.starts_with(&format!("A,{routing},100,")), "{first}");
+        let png = png_bytes(2, 1, &[255, 0, 0, 255, 0, 0, 255, 255]).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+    }
+}

@@ -1,0 +1,482 @@
+//! The network drawn from the topology's coordinates, each channel coloured
+//! by a per-channel value, with a legend, hover tooltips and selection.
+
+use super::theme::Theme;
+use crate::sim::Simulation;
+use crate::topology::{ChannelId, Endpoint, Network, Shape, SwitchId};
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, pos2, vec2};
+use serde::{Deserialize, Serialize};
+
+/// The per-channel value the view colours by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Metric {
+    #[default]
+    Utilization,
+    QueueingDelay,
+    Occupancy,
+}
+
+impl Metric {
+    pub const ALL: [Metric; 3] = [
+        Metric::Utilization,
+        Metric::QueueingDelay,
+        Metric::Occupancy,
+    ];
+    pub fn label(self) -> &'static str {
+        match self {
+            Metric::Utilization => "Utilization",
+            Metric::QueueingDelay => "Queueing delay",
+            Metric::Occupancy => "Buffer occupancy",
+        }
+    }
+    pub fn unit(self) -> &'static str {
+        match self {
+            Metric::Utilization => "flits/cycle",
+            Metric::QueueingDelay => "cycles",
+            Metric::Occupancy => "flits",
+        }
+    }
+    pub fn help(self) -> &'static str {
+        match self {
+            Metric::Utilization => {
+                "Flits sent on the channel per cycle since measurement started (1 = always busy)"
+            }
+            Metric::QueueingDelay => {
+                "Mean cycles a packet's head waited at the switch before leaving on the channel"
+            }
+            Metric::Occupancy => "Flits buffered at the channel's downstream end right now",
+        }
+    }
+    /// The value of every channel.
+    pub fn values(self, sim: &Simulation) -> Vec<f64> {
+        match self {
+            Metric::Utilization => sim.channel_utilization(),
+            Metric::QueueingDelay => sim.channel_queueing_delay(),
+            Metric::Occupancy => sim
+                .channel_occupancy()
+                .into_iter()
+                .map(|x| x as f64)
+                .collect(),
+        }
+    }
+}
+
+/// What is selected in the view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Selected {
+    Switch(SwitchId),
+    Channel(ChannelId),
+}
+
+/// Screen geometry of one channel: one segment, or two stubs for a wrap link.
+struct ChannelGeom {
+    id: ChannelId,
+    segments: Vec<[Pos2; 2]>,
+}
+
+fn switch_of(e: Endpoint) -> Option<SwitchId> {
+    match e {
+        Endpoint::Switch { switch, .. } => Some(switch),
+        Endpoint::Host { .. } => None,
+    }
+}
+
+fn dist_to_segment(p: Pos2, [a, b]: [Pos2; 2]) -> f32 {
+    let ab = b - a;
+    let t = ((p - a).dot(ab) / ab.length_sq().max(1e-6)).clamp(0.0, 1.0);
+    (a + ab * t - p).length()
+}
+
+/// Draw the network of `sim` filling the available space. Returns the
+/// view's screen rectangle (for PNG export).
+pub fn network_ui(
+    ui: &mut egui::Ui,
+    sim: &Simulation,
+    metric: Metric,
+    theme: Theme,
+    selected: &mut Option<Selected>,
+    title: &str,
+) -> Rect {
+    let net = sim.network();
+    let size = ui.available_size().max(vec2(120.0, 120.0));
+    let (response, painter) = ui.allocate_painter(size, Sense::click());
+    let rect = response.rect;
+    painter.rect_filled(rect, 4.0, theme.view_background());
+
+    let world = net.switch_positions();
+    if world.is_empty() {
+        return rect;
+    }
+    let (mut lo, mut hi) = ([f32::MAX; 2], [f32::MIN; 2]);
+    for p in world {
+        for k in 0..2 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    // Typical link length in world units (for wrap detection and sizes).
+    let mut lens: Vec<f32> = (0..net.num_network_channels() as ChannelId)
+        .filter_map(|c| {
+            let ch = net.channel(c);
+            let (a, b) = (switch_of(ch.src)?, switch_of(ch.dst)?);
+            let (pa, pb) = (world[a as usize], world[b as usize]);
+            Some(((pa[0] - pb[0]).powi(2) + (pa[1] - pb[1]).powi(2)).sqrt())
+        })
+        .collect();
+    lens.sort_by(|a, b| a.total_cmp(b));
+    let typical = lens.get(lens.len() / 4).copied().unwrap_or(1.0).max(1e-3);
+    let wraps = matches!(net.shape(), Shape::Cube { wrap: true, .. });
+
+    let legend_h = 34.0;
+    let inner = Rect::from_min_max(
+        rect.min + vec2(12.0, 26.0),
+        rect.max - vec2(12.0, 12.0 + legend_h),
+    );
+    let span = vec2((hi[0] - lo[0]).max(1e-3), (hi[1] - lo[1]).max(1e-3));
+    // Leave half a link of room around the grid for wrap stubs.
+    let pad = if wraps { typical * 0.6 } else { typical * 0.25 };
+    let scale = ((inner.width()) / (span.x + 2.0 * pad)).min(inner.height() / (span.y + 2.0 * pad));
+    let used = vec2(span.x + 2.0 * pad, span.y + 2.0 * pad) * scale;
+    let origin = inner.center() - used / 2.0 + vec2(pad, pad) * scale;
+    let to_screen = |p: [f32; 2]| origin + vec2(p[0] - lo[0], p[1] - lo[1]) * scale;
+    let spacing_px = typical * scale;
+    let radius = (spacing_px * 0.16).clamp(2.0, 9.0);
+    let width = (spacing_px * 0.07).clamp(1.0, 4.0);
+    let offset = (spacing_px * 0.07).clamp(1.0, 4.0);
+
+    // Channel geometry.
+    let mut geoms = Vec::with_capacity(net.num_network_channels());
+    for c in 0..net.num_network_channels() as ChannelId {
+        let ch = net.channel(c);
+        let (Some(a), Some(b)) = (switch_of(ch.src), switch_of(ch.dst)) else {
+            continue;
+        };
+        let (wa, wb) = (world[a as usize], world[b as usize]);
+        let (pa, pb) = (to_screen(wa), to_screen(wb));
+        let d = pb - pa;
+        let len_world = d.length() / scale.max(1e-6);
+        if wraps && len_world > 1.5 * typical {
+            // A wrap link: leave `a` outwards, come back into `b` from the
+            // opposite edge, like the torus it is.
+            let out = (pa - pb).normalized();
+            let n = vec2(-out.y, out.x) * offset;
+            let stub = out * spacing_px * 0.55;
+            geoms.push(ChannelGeom {
+                id: c,
+                segments: vec![[pa + n, pa + stub + n], [pb - stub + n, pb + n]],
+            });
+        } else {
+            let dir = d.normalized();
+            let n = vec2(-dir.y, dir.x) * offset;
+            let shrink = dir * radius;
+            geoms.push(ChannelGeom {
+                id: c,
+                segments: vec![[pa + shrink + n, pb - shrink + n]],
+            });
+        }
+    }
+
+    let values = metric.values(sim);
+    let max = values
+        .iter()
+        .take(net.num_network_channels())
+        .copied()
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, f64::max);
+    let min = values
+        .iter()
+        .take(net.num_network_channels())
+        .copied()
+        .filter(|v| v.is_finite())
+        .fold(f64::MAX, f64::min)
+        .min(max);
+    let norm = |v: f64| if max > 0.0 { (v / max) as f32 } else { 0.0 };
+
+    // Hover and click.
+    let pointer = response.hover_pos();
+    let mut hovered: Option<Selected> = None;
+    if let Some(p) = pointer {
+        let mut best = (radius + 3.0).max(5.0);
+        for (s, w) in world.iter().enumerate() {
+            let d = (to_screen(*w) - p).length();
+            if d < best {
+                best = d;
+                hovered = Some(Selected::Switch(s as SwitchId));
+            }
+        }
+        if hovered.is_none() {
+            let mut best = (width + 3.0).max(5.0);
+            for g in &geoms {
+                for seg in &g.segments {
+                    let d = dist_to_segment(p, *seg);
+                    if d < best {
+                        best = d;
+                        hovered = Some(Selected::Channel(g.id));
+                    }
+                }
+            }
+        }
+    }
+    if response.clicked() {
+        *selected = hovered;
+    }
+
+    // Channels, hottest last so they are on top.
+    let mut order: Vec<usize> = (0..geoms.len()).collect();
+    order.sort_by(|&i, &j| {
+        let vi = values.get(geoms[i].id as usize).copied().unwrap_or(0.0);
+        let vj = values.get(geoms[j].id as usize).copied().unwrap_or(0.0);
+        vi.total_cmp(&vj)
+    });
+    for i in order {
+        let g = &geoms[i];
+        let v = values.get(g.id as usize).copied().unwrap_or(0.0);
+        let color = theme.heat(norm(v));
+        let emphasis = matches!(*selected, Some(Selected::Channel(c)) if c == g.id)
+            || matches!(hovered, Some(Selected::Channel(c)) if c == g.id);
+        let w = if emphasis { width * 2.2 } else { width };
+        for seg in &g.segments {
+            painter.line_segment(*seg, Stroke::new(w, color));
+        }
+        // Arrowhead at the receiving end of the last segment.
+        if let Some(&[a, b]) = g.segments.last()
+            && spacing_px > 30.0
+        {
+            let dir = (b - a).normalized();
+            let n = vec2(-dir.y, dir.x);
+            let tip = b;
+            let back = tip - dir * (w * 2.5 + 2.0);
+            painter.add(egui::Shape::convex_polygon(
+                vec![tip, back + n * (w + 1.5), back - n * (w + 1.5)],
+                color,
+                Stroke::NONE,
+            ));
+        }
+    }
+    // Switches.
+    for (s, w) in world.iter().enumerate() {
+        let c = to_screen(*w);
+        let sel = *selected == Some(Selected::Switch(s as SwitchId));
+        let hov = hovered == Some(Selected::Switch(s as SwitchId));
+        painter.circle_filled(c, radius, theme.switch_fill());
+        if sel || hov {
+            painter.circle_stroke(c, radius + 2.5, Stroke::new(2.0, theme.selection()));
+        }
+        if spacing_px > 44.0 {
+            painter.text(
+                c + vec2(radius + 2.0, -radius - 2.0),
+                Align2::LEFT_BOTTOM,
+                s.to_string(),
+                FontId::proportional(10.0),
+                ui.visuals().weak_text_color(),
+            );
+        }
+    }
+    if let Some(Selected::Channel(c)) = *selected
+        && let Some(g) = geoms.iter().find(|g| g.id == c)
+    {
+        for seg in &g.segments {
+            painter.line_segment(*seg, Stroke::new(1.0, theme.selection()));
+        }
+    }
+
+    // Title and legend.
+    painter.text(
+        rect.min + vec2(10.0, 6.0),
+        Align2::LEFT_TOP,
+        title,
+        FontId::proportional(14.0),
+        ui.visuals().strong_text_color(),
+    );
+    legend(
+        &painter,
+        Rect::from_min_size(
+            pos2(rect.min.x + 12.0, rect.max.y - legend_h - 4.0),
+            vec2((rect.width() - 24.0).min(260.0), legend_h),
+        ),
+        theme,
+        metric,
+        if min == f64::MAX { 0.0 } else { min },
+        max,
+        ui.visuals().text_color(),
+    );
+
+    // Tooltip.
+    if let Some(h) = hovered {
+        let text = describe(net, sim, &values, metric, h);
+        response.on_hover_ui_at_pointer(|ui| {
+            ui.label(text);
+        });
+    }
+    rect
+}
+
+fn legend(
+    painter: &egui::Painter,
+    rect: Rect,
+    theme: Theme,
+    metric: Metric,
+    min: f64,
+    max: f64,
+    text: Color32,
+) {
+    let bar = Rect::from_min_size(rect.min + vec2(0.0, 16.0), vec2(rect.width(), 10.0));
+    let n = 48;
+    for i in 0..n {
+        let x0 = bar.min.x + bar.width() * i as f32 / n as f32;
+        let x1 = bar.min.x + bar.width() * (i + 1) as f32 / n as f32 + 0.5;
+        painter.rect_filled(
+            Rect::from_min_max(pos2(x0, bar.min.y), pos2(x1, bar.max.y)),
+            0.0,
+            theme.heat(i as f32 / (n - 1) as f32),
+        );
+    }
+    painter.text(
+        rect.min,
+        Align2::LEFT_TOP,
+        format!("{} ({})", metric.label(), metric.unit()),
+        FontId::proportional(11.0),
+        text,
+    );
+    painter.text(
+        pos2(bar.min.x, bar.max.y + 1.0),
+        Align2::LEFT_TOP,
+        "0",
+        FontId::monospace(10.0),
+        text,
+    );
+    painter.text(
+        pos2(bar.max.x, bar.max.y + 1.0),
+        Align2::RIGHT_TOP,
+        format!("{max:.3}"),
+        FontId::monospace(10.0),
+        text,
+    );
+    painter.text(
+        pos2(bar.max.x, rect.min.y),
+        Align2::RIGHT_TOP,
+        format!("range {min:.3} to {max:.3}"),
+        FontId::monospace(10.0),
+        text,
+    );
+}
+
+fn describe(
+    net: &Network,
+    sim: &Simulation,
+    values: &[f64],
+    metric: Metric,
+    h: Selected,
+) -> String {
+    match h {
+        Selected::Switch(s) => {
+            let lat = sim
+                .latency_by_destination_switch()
+                .get(s as usize)
+                .copied()
+                .unwrap_or(0.0);
+            format!(
+                "switch {s}\n{} neighbours, {} hosts\nmean latency of packets to it: {lat:.1} cycles\nclick for buffers per VC",
+                net.neighbours(s).count(),
+                net.hosts_of(s).count()
+            )
+        }
+        Selected::Channel(c) => {
+            let ch = net.channel(c);
+            let v = values.get(c as usize).copied().unwrap_or(0.0);
+            format!(
+                "channel {c}: {}\nfrom {} to {}\n{}: {v:.3} {}",
+                net.channel_name(c),
+                Network::endpoint_name(ch.src),
+                Network::endpoint_name(ch.dst),
+                metric.label(),
+                metric.unit()
+            )
+        }
+    }
+}
+
+/// Details of the selection: buffers per VC for a switch, the three values
+/// for a channel.
+pub fn details_ui(ui: &mut egui::Ui, sim: &Simulation, selected: Selected, theme: Theme) {
+    let net = sim.network();
+    let buffer = sim.config().buffer_flits.max(1) as f32;
+    match selected {
+        Selected::Switch(s) if (s as usize) < net.num_switches() => {
+            ui.heading(format!("Switch {s}"));
+            let to = sim
+                .latency_by_destination_switch()
+                .get(s as usize)
+                .copied()
+                .unwrap_or(0.0);
+            let from = sim
+                .latency_by_source_switch()
+                .get(s as usize)
+                .copied()
+                .unwrap_or(0.0);
+            ui.label(format!("Mean latency to it: {to:.1} cycles"));
+            ui.label(format!("Mean latency from it: {from:.1} cycles"));
+            if let Some(w) = sim.stats().windows().last() {
+                ui.label(format!(
+                    "Network, last window: {:.1} cycles, {:.3} flits/host/cycle",
+                    w.avg_latency, w.accepted
+                ));
+            }
+            ui.separator();
+            ui.label(egui::RichText::new("Input buffers per virtual channel").strong());
+            for port in sim.switch_occupancy(s) {
+                ui.horizontal(|ui| {
+                    ui.monospace(net.channel_name(port.channel));
+                });
+                ui.horizontal(|ui| {
+                    for (vc, &f) in port.flits.iter().enumerate() {
+                        let t = f as f32 / buffer;
+                        let (r, p) = ui.allocate_painter(vec2(46.0, 14.0), Sense::hover());
+                        p.rect_filled(r.rect, 2.0, ui.visuals().extreme_bg_color);
+                        let mut fill = r.rect;
+                        fill.set_width(r.rect.width() * t.clamp(0.0, 1.0));
+                        p.rect_filled(fill, 2.0, theme.heat(t));
+                        p.text(
+                            r.rect.center(),
+                            Align2::CENTER_CENTER,
+                            format!("vc{vc} {f}"),
+                            FontId::monospace(9.0),
+                            ui.visuals().strong_text_color(),
+                        );
+                        r.on_hover_text(format!("VC {vc}: {f} of {buffer} flits"));
+                    }
+                });
+            }
+        }
+        Selected::Channel(c) if (c as usize) < net.num_channels() => {
+            let ch = net.channel(c);
+            ui.heading(format!("Channel {c}"));
+            ui.monospace(net.channel_name(c));
+            ui.label(format!(
+                "{:?} channel from {} to {}",
+                ch.kind,
+                Network::endpoint_name(ch.src),
+                Network::endpoint_name(ch.dst)
+            ));
+            ui.separator();
+            for m in Metric::ALL {
+                let v = m.values(sim).get(c as usize).copied().unwrap_or(0.0);
+                ui.label(format!("{}: {v:.3} {}", m.label(), m.unit()))
+                    .on_hover_text(m.help());
+            }
+            let flits = sim
+                .stats()
+                .channel_flits()
+                .get(c as usize)
+                .copied()
+                .unwrap_or(0);
+            ui.label(format!(
+                "Flits sent since cycle {}: {flits}",
+                sim.stats().measure_start()
+            ));
+        }
+        _ => {
+            ui.label("Nothing selected");
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Ready-made scenarios for the Presets menu: the JSON files in
+//! `assets/scenarios/` (each with `name` and `description`), compiled into
+//! the binary so the desktop and the web build offer the same list.
+
+use crate::scenario::Scenario;
+
+/// Every file of `assets/scenarios/`, compiled in so that the web build and
+/// a bare binary have them too (a test checks that none is missing).
+pub const BUILT_IN: &[(&str, &str)] = &[
+    (
+        "fattree-dmodk-uniform.json",
+        include_str!("../../assets/scenarios/fattree-dmodk-uniform.json"),
+    ),
+    (
+        "hypercube-ecube-bitcomp.json",
+        include_str!("../../assets/scenarios/hypercube-ecube-bitcomp.json"),
+    ),
+    (
+        "irregular-updown-uniform.json",
+        include_str!("../../assets/scenarios/irregular-updown-uniform.json"),
+    ),
+    (
+        "mesh-dor-uniform.json",
+        include_str!("../../assets/scenarios/mesh-dor-uniform.json"),
+    ),
+    (
+        "midimew-uniform.json",
+        include_str!("../../assets/scenarios/midimew-uniform.json"),
+    ),
+    (
+        "paths-irregular-16-sa.json",
+        include_str!("../../assets/scenarios/paths-irregular-16-sa.json"),
+    ),
+    (
+        "paths-irregular-16-udwm.json",
+        include_str!("../../assets/scenarios/paths-irregular-16-udwm.json"),
+    ),
+    (
+        "paths-irregular-16.json",
+        include_str!("../../assets/scenarios/paths-irregular-16.json"),
+    ),
+    (
+        "paths-irregular-32.json",
+        include_str!("../../assets/scenarios/paths-irregular-32.json"),
+    ),
+    (
+        "paths-irregular-64.json",
+        include_str!("../../assets/scenarios/paths-irregular-64.json"),
+    ),
+    (
+        "paths-irregular-8.json",
+        include_str!("../../assets/scenarios/paths-irregular-8.json"),
+    ),
+    (
+        "paths-torus-udwm-5vc.json",
+        include_str!("../../assets/scenarios/paths-torus-udwm-5vc.json"),
+    ),
+    (
+        "paths-torus-updown-1vc.json",
+        include_str!("../../assets/scenarios/paths-torus-updown-1vc.json"),
+    ),
+    (
+        "paths-torus-updown-5vc.json",
+        include_str!("../../assets/scenarios/paths-torus-updown-5vc.json"),
+    ),
+    (
+        "torus-dor-tornado.json",
+        include_str!("../../assets/scenarios/torus-dor-tornado.json"),
+    ),
+    (
+        "torus-dor-transpose.json",
+        include_str!("../../assets/scenarios/torus-dor-transpose.json"),
+    ),
+    (
+        "torus-dor-uniform.json",
+        include_str!("../../assets/scenarios/torus-dor-uniform.json"),
+    ),
+    (
+        "torus16-dor-uniform.json",
+        include_str!("../../assets/scenarios/torus16-dor-uniform.json"),
+    ),
+];
+
+/// A preset and where it came from.
+#[derive(Clone, Debug)]
+pub struct Preset {
+    pub scenario: Scenario,
+    /// File name under `assets/scenarios/`.
+    pub source: String,
+}
+
+/// All presets, in file-name order. A file that does not parse (a build
+/// with a broken asset) is skipped and named in the returned problems.
+pub fn all() -> (Vec<Preset>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for (file, text) in BUILT_IN {
+        match Scenario::from_json(text) {
+            Ok(scenario) => out.push(Preset {
+                scenario,
+                source: (*file).to_string(),
+            }),
+            Err(e) => problems.push(format!("{file}: {e}")),
+        }
+    }
+    (out, problems)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_scenario_file_is_compiled_in() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/scenarios");
+        let mut files: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|f| f.ends_with(".json"))
+            .collect();
+        files.sort();
+        let listed: Vec<String> = super::BUILT_IN.iter().map(|(f, _)| f.to_string()).collect();
+        assert_eq!(
+            files, listed,
+            "list every assets/scenarios file in BUILT_IN"
+        );
+    }
+
+    #[test]
+    fn built_in_presets_all_build() {
+        for (file, text) in super::BUILT_IN {
+            let s = crate::scenario::Scenario::from_json(text)
+                .unwrap_or_else(|e| panic!("{file}: {e}"));
+            assert!(!s.name.is_empty() && !s.description.is_empty());
+            s.prepare().unwrap_or_else(|e| panic!("{}: {e}", s.name));
+        }
+    }
+}

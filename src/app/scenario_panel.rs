@@ -1,0 +1,256 @@
+//! Editing a scenario: every parameter the core takes, validated as you
+//! type; nothing changes until "Apply".
+
+use super::AppCommand;
+use crate::routing::Selection;
+use crate::scenario::Scenario;
+use crate::sim::Switching;
+use crate::traffic::Process;
+
+/// The topology spec forms, for tooltips.
+pub const TOPOLOGY_HELP: &str = "Topology spec: torus:KxK[xK..] (k>=3), mesh:KxK[xK..] (k>=2), hypercube:N (1..=16), \
+midimew:N (N>=5), fattree:K (even K), irregular:N[:ports=P][:hosts=H][:seed=S]; torus/mesh/hypercube/midimew also take :hosts=H";
+
+/// Topology kinds with an example spec each.
+pub const TOPOLOGY_KINDS: &[(&str, &str, &str)] = &[
+    (
+        "torus",
+        "torus:8x8",
+        "k-ary n-cube with wrap links: torus:KxK[xK..], k >= 3",
+    ),
+    ("mesh", "mesh:8x8", "k-ary n-mesh: mesh:KxK[xK..], k >= 2"),
+    (
+        "hypercube",
+        "hypercube:6",
+        "binary hypercube: hypercube:N, 1..=16",
+    ),
+    (
+        "midimew",
+        "midimew:64",
+        "minimum-distance mesh with wrap-around links: midimew:N, N >= 5",
+    ),
+    ("fattree", "fattree:4", "k-ary fat tree: fattree:K, even K"),
+    (
+        "irregular",
+        "irregular:16:seed=3",
+        "random irregular switch network: irregular:N[:ports=P][:hosts=H][:seed=S]",
+    ),
+];
+
+pub const TRAFFIC: &[&str] = &[
+    "uniform",
+    "tornado",
+    "transpose",
+    "bitrev",
+    "bitcomp",
+    "butterfly",
+    "shuffle",
+    "nn",
+    "neighbor",
+    "randperm",
+    "hotspot:fraction=0.2:nodes=0",
+];
+
+/// Routing (balancer) specs that fit a topology spec.
+pub fn routing_choices(topology: &str) -> &'static [&'static str] {
+    match topology.split(':').next().unwrap_or("") {
+        "torus" => &[
+            "dor",
+            "dor:tie=random",
+            "dor:tie=parity",
+            "updown",
+            "minimal",
+        ],
+        "mesh" => &["dor", "updown", "minimal"],
+        "hypercube" | "midimew" => &["dor", "updown", "minimal"],
+        "fattree" => &["dmodk", "updown", "minimal"],
+        _ => &[
+            "updown",
+            "updown:root=1",
+            "paths:updown-bfs:maxcp",
+            "paths:updown-dfs:maxcp",
+            "paths:udwm:maxcp",
+            "minimal",
+        ],
+    }
+}
+
+/// A combo of suggestions next to a free text field.
+pub fn spec_field(ui: &mut egui::Ui, id: &str, value: &mut String, choices: &[&str], tip: &str) {
+    ui.horizontal(|ui| {
+        ui.add(egui::TextEdit::singleline(value).desired_width(150.0))
+            .on_hover_text(tip);
+        egui::ComboBox::from_id_salt(id)
+            .selected_text("")
+            .width(20.0)
+            .show_ui(ui, |ui| {
+                for c in choices {
+                    ui.selectable_value(value, c.to_string(), *c);
+                }
+            })
+            .response
+            .on_hover_text("Pick a suggestion");
+    });
+}
+
+/// The scenario editor. `applied` is the running scenario.
+pub fn scenario_ui(
+    ui: &mut egui::Ui,
+    draft: &mut Scenario,
+    applied: &Scenario,
+    commands: &mut Vec<AppCommand>,
+    error_color: egui::Color32,
+) {
+    if !draft.description.is_empty() {
+        ui.label(egui::RichText::new(&draft.description).italics());
+    }
+    egui::Grid::new("scenario_grid")
+        .num_columns(2)
+        .spacing([8.0, 4.0])
+        .show(ui, |ui| {
+            ui.label("Topology");
+            ui.vertical(|ui| {
+                let kind = draft.topology.split(':').next().unwrap_or("").to_string();
+                egui::ComboBox::from_id_salt("topology_kind")
+                    .selected_text(&kind)
+                    .show_ui(ui, |ui| {
+                        for (k, example, help) in TOPOLOGY_KINDS {
+                            if ui
+                                .selectable_label(kind == *k, *k)
+                                .on_hover_text(*help)
+                                .clicked()
+                            {
+                                draft.topology = example.to_string();
+                                if !routing_choices(example).contains(&draft.routing.as_str()) {
+                                    draft.routing = routing_choices(example)[0].to_string();
+                                }
+                            }
+                        }
+                    })
+                    .response
+                    .on_hover_text("Kind of network");
+                ui.add(egui::TextEdit::singleline(&mut draft.topology).desired_width(170.0))
+                    .on_hover_text(TOPOLOGY_HELP);
+            });
+            ui.end_row();
+
+            ui.label("Routing");
+            spec_field(
+                ui,
+                "routing_pick",
+                &mut draft.routing,
+                routing_choices(&draft.topology),
+                "Routing / balancer spec: minimal, dor[:tie=plus|random|parity], updown[:root=N], dmodk, paths:updown-bfs|updown-dfs|udwm:<policy>[:options]",
+            );
+            ui.end_row();
+
+            ui.label("Traffic");
+            spec_field(
+                ui,
+                "traffic_pick",
+                &mut draft.traffic,
+                TRAFFIC,
+                "Who sends to whom: uniform, hotspot[:fraction=F][:nodes=A,B], bitrev, bitcomp, butterfly, shuffle, transpose, tornado, nn, neighbor, randperm",
+            );
+            ui.end_row();
+
+            ui.label("Arrivals");
+            egui::ComboBox::from_id_salt("process")
+                .selected_text(format!("{:?}", draft.process).to_lowercase())
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut draft.process, Process::Bernoulli, "bernoulli");
+                    ui.selectable_value(&mut draft.process, Process::Exponential, "exponential");
+                })
+                .response
+                .on_hover_text("Inter-arrival law of each host's packets");
+            ui.end_row();
+
+            ui.label("Offered load");
+            ui.add(egui::Slider::new(&mut draft.load, 0.0..=1.0).step_by(0.01))
+                .on_hover_text("Flits per host per cycle (1 = a host injects every cycle)");
+            ui.end_row();
+
+            ui.label("Packet size");
+            ui.add(egui::DragValue::new(&mut draft.packet_flits).range(1..=1024).suffix(" flits"))
+                .on_hover_text("Flits per packet");
+            ui.end_row();
+
+            ui.label("Switching");
+            egui::ComboBox::from_id_salt("switching")
+                .selected_text(draft.switching.as_str())
+                .show_ui(ui, |ui| {
+                    for s in [
+                        Switching::Wormhole,
+                        Switching::VirtualCutThrough,
+                        Switching::StoreAndForward,
+                    ] {
+                        ui.selectable_value(&mut draft.switching, s, s.as_str());
+                    }
+                })
+                .response
+                .on_hover_text("wormhole: flit by flit; vct: whole-packet buffers, cut through; saf: store and forward");
+            ui.end_row();
+
+            ui.label("Virtual channels");
+            ui.add(egui::DragValue::new(&mut draft.vcs).range(1..=16))
+                .on_hover_text("Virtual channels per input port (DOR on a torus needs 2)");
+            ui.end_row();
+
+            ui.label("Buffer depth");
+            ui.add(egui::DragValue::new(&mut draft.buffer_flits).range(1..=1024).suffix(" flits"))
+                .on_hover_text("Flits per virtual channel buffer");
+            ui.end_row();
+
+            ui.label("Selection");
+            egui::ComboBox::from_id_salt("selection")
+                .selected_text(draft.selection.as_str())
+                .show_ui(ui, |ui| {
+                    for s in [Selection::Fixed, Selection::FirstFree, Selection::Adaptive] {
+                        ui.selectable_value(&mut draft.selection, s, s.as_str());
+                    }
+                })
+                .response
+                .on_hover_text("How a hop's candidate outputs are picked: fixed, first free, or most credits");
+            ui.end_row();
+
+            ui.label("Warm-up");
+            ui.add(egui::DragValue::new(&mut draft.warmup).range(0..=10_000_000).suffix(" cycles"))
+                .on_hover_text("Cycles before statistics start");
+            ui.end_row();
+
+            ui.label("Seed");
+            ui.add(egui::DragValue::new(&mut draft.seed))
+                .on_hover_text("Random seed: same seed, same run");
+            ui.end_row();
+        });
+
+    let problems = draft.problems();
+    for p in &problems {
+        ui.colored_label(error_color, format!("Problem: {p}"));
+    }
+    ui.horizontal(|ui| {
+        let changed = draft != applied;
+        if ui
+            .add_enabled(
+                changed && problems.is_empty(),
+                egui::Button::new("Apply scenario"),
+            )
+            .on_hover_text("Rebuild the simulation with these parameters (cycle 0)")
+            .on_disabled_hover_text(if problems.is_empty() {
+                "Nothing changed"
+            } else {
+                "Fix the problems listed above first"
+            })
+            .clicked()
+        {
+            commands.push(AppCommand::Apply(Box::new(draft.clone())));
+        }
+        if ui
+            .add_enabled(changed, egui::Button::new("Revert"))
+            .on_hover_text("Back to the running scenario's parameters")
+            .clicked()
+        {
+            *draft = applied.clone();
+        }
+    });
+}

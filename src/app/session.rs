@@ -1,0 +1,229 @@
+//! The running experiment: one simulation, or two in lockstep when comparing
+//! balancers (no egui here).
+
+use super::playback::FramePlan;
+use crate::routing::RoutingSpec;
+use crate::scenario::Scenario;
+use crate::sim::Simulation;
+use web_time::{Duration, Instant};
+
+/// One simulation, or two (A and B) built from the same scenario and seed
+/// with different routings, stepped in lockstep.
+pub struct Session {
+    /// The scenario the simulations were built from.
+    pub scenario: Scenario,
+    pub sim: Simulation,
+    /// The comparison run (B), if comparing.
+    pub compare: Option<Simulation>,
+    /// Routing spec of B.
+    pub compare_routing: Option<String>,
+    rate: CycleRate,
+}
+
+impl Session {
+    /// Build the scenario; an error lists every problem and builds nothing.
+    pub fn new(scenario: Scenario) -> Result<Session, String> {
+        let sim = scenario.build().map_err(|e| e.to_string())?;
+        Ok(Session {
+            scenario,
+            sim,
+            compare: None,
+            compare_routing: None,
+            rate: CycleRate::default(),
+        })
+    }
+
+    /// Start (or stop, with `None`) comparing against `routing`. Both runs
+    /// restart at cycle 0 so they stay in step.
+    pub fn set_compare(&mut self, routing: Option<String>) -> Result<(), String> {
+        match routing {
+            None => {
+                self.compare = None;
+                self.compare_routing = None;
+                Ok(())
+            }
+            Some(r) => {
+                let b = Scenario {
+                    routing: r.clone(),
+                    ..self.scenario.clone()
+                };
+                let sim_b = b.build().map_err(|e| e.to_string())?;
+                self.sim = self.scenario.build().map_err(|e| e.to_string())?;
+                self.compare = Some(sim_b);
+                self.compare_routing = Some(r);
+                self.rate = CycleRate::default();
+                Ok(())
+            }
+        }
+    }
+
+    /// Rebuild at cycle 0 (same seed, same compare routing).
+    pub fn reset(&mut self) -> Result<(), String> {
+        let sim = self.scenario.build().map_err(|e| e.to_string())?;
+        let compare = match &self.compare_routing {
+            Some(r) => Some(
+                Scenario {
+                    routing: r.clone(),
+                    ..self.scenario.clone()
+                }
+                .build()
+                .map_err(|e| e.to_string())?,
+            ),
+            None => None,
+        };
+        self.sim = sim;
+        self.compare = compare;
+        self.rate = CycleRate::default();
+        Ok(())
+    }
+
+    /// Swap the balancer of run A (or B) live.
+    pub fn swap_routing(&mut self, spec: &str, on_compare: bool) -> Result<(), String> {
+        let parsed: RoutingSpec = spec.parse().map_err(|e| format!("{e}"))?;
+        let target = if on_compare {
+            self.compare
+                .as_mut()
+                .ok_or("no comparison run to swap on")?
+        } else {
+            &mut self.sim
+        };
+        let routing = parsed
+            .build(target.network(), target.config().vcs)
+            .map_err(|e| e.to_string())?;
+        target.set_routing(routing);
+        Ok(())
+    }
+
+    pub fn now(&self) -> u64 {
+        self.sim.now()
+    }
+
+    /// The runs, A first.
+    pub fn sims(&self) -> impl Iterator<Item = &Simulation> {
+        std::iter::once(&self.sim).chain(self.compare.as_ref())
+    }
+
+    /// The first failure (deadlock, no route) of either run.
+    pub fn failure(&self) -> Option<String> {
+        self.sims().find_map(|s| s.failure()).map(|e| e.to_string())
+    }
+
+    /// Run a frame's worth of cycles, both runs in lockstep, stopping at the
+    /// time budget or the first failure. Returns the cycles run.
+    pub fn run(&mut self, plan: FramePlan) -> u64 {
+        if plan.cycles == 0 || self.failure().is_some() {
+            self.rate.observe(self.sim.now());
+            return 0;
+        }
+        let start = Instant::now();
+        let budget = Duration::from_millis(plan.budget_ms as u64);
+        let mut done = 0;
+        // Check the clock every few cycles: Instant::now is not free on the web.
+        let chunk = 8u64;
+        'outer: while done < plan.cycles {
+            let n = chunk.min(plan.cycles - done);
+            for _ in 0..n {
+                let a = self.sim.step();
+                let b = self.compare.as_mut().map(|c| c.step());
+                done += 1;
+                if a.is_err() || matches!(b, Some(Err(_))) {
+                    break 'outer;
+                }
+            }
+            if plan.budget_ms != u32::MAX && start.elapsed() >= budget {
+                break;
+            }
+        }
+        self.rate.observe(self.sim.now());
+        done
+    }
+
+    /// Simulated cycles per wall-clock second, over the last second or so.
+    pub fn cycles_per_second(&self) -> f64 {
+        self.rate.per_second
+    }
+}
+
+/// Cycles per second from (time, cycle) samples.
+#[derive(Default)]
+struct CycleRate {
+    last: Option<(Instant, u64)>,
+    per_second: f64,
+}
+
+impl CycleRate {
+    fn observe(&mut self, cycle: u64) {
+        let now = Instant::now();
+        match self.last {
+            None => self.last = Some((now, cycle)),
+            Some((t, c)) => {
+                let dt = now.duration_since(t).as_secs_f64();
+                if dt >= 0.5 {
+                    self.per_second = cycle.saturating_sub(c) as f64 / dt;
+                    self.last = Some((now, cycle));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::playback::{Playback, PlaybackCommand};
+
+    fn small() -> Scenario {
+        Scenario {
+            topology: "torus:4x4".into(),
+            warmup: 0,
+            ..Scenario::default()
+        }
+    }
+
+    #[test]
+    fn playback_commands_drive_the_simulation() {
+        let mut s = Session::new(small()).unwrap();
+        let mut p = Playback::default();
+        p.apply(PlaybackCommand::Step(5));
+        let plan = p.plan(s.now());
+        s.run(plan);
+        assert_eq!(s.now(), 5);
+        p.apply(PlaybackCommand::RunUntil(40));
+        for _ in 0..100 {
+            let plan = p.plan(s.now());
+            s.run(plan);
+        }
+        assert_eq!(s.now(), 40);
+        assert!(!p.playing);
+        p.apply(PlaybackCommand::Reset);
+        assert!(p.reset_requested);
+        s.reset().unwrap();
+        assert_eq!(s.now(), 0);
+    }
+
+    #[test]
+    fn compare_runs_in_lockstep_and_swaps_are_recorded() {
+        let mut s = Session::new(small()).unwrap();
+        s.set_compare(Some("dor:tie=random".into())).unwrap();
+        s.run(FramePlan {
+            cycles: 30,
+            budget_ms: u32::MAX,
+        });
+        let b = s.compare.as_ref().unwrap();
+        assert_eq!(b.now(), 30);
+        assert_eq!(s.sim.now(), 30);
+        s.swap_routing("dor:tie=parity", false).unwrap();
+        assert_eq!(s.sim.swaps().len(), 2);
+        assert!(s.swap_routing("zigzag", false).is_err());
+        assert_eq!(s.sim.swaps().len(), 2);
+    }
+
+    #[test]
+    fn bad_scenario_builds_nothing() {
+        let bad = Scenario { vcs: 0, ..small() };
+        assert!(Session::new(bad).is_err());
+        let mut s = Session::new(small()).unwrap();
+        assert!(s.set_compare(Some("dmodk".into())).is_err());
+        assert!(s.compare.is_none());
+    }
+}

@@ -1,0 +1,315 @@
+//! Load sweeps run from the app without freezing it: on a thread natively,
+//! a few milliseconds of cycles per frame on the web (no threads there).
+
+use crate::scenario::Scenario;
+use crate::sim::Simulation;
+use serde::{Deserialize, Serialize};
+use std::sync::{Arc, Mutex};
+use web_time::{Duration, Instant};
+
+/// What a sweep covers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SweepSettings {
+    pub load_from: f64,
+    pub load_to: f64,
+    pub load_step: f64,
+    /// Measured cycles per point (after the scenario's warm-up).
+    pub cycles: u64,
+}
+
+impl Default for SweepSettings {
+    fn default() -> Self {
+        SweepSettings {
+            load_from: 0.05,
+            load_to: 0.95,
+            load_step: 0.1,
+            cycles: 3000,
+        }
+    }
+}
+
+impl SweepSettings {
+    /// The offered loads, or a message saying what is wrong.
+    pub fn loads(&self) -> Result<Vec<f64>, String> {
+        let ok = |x: f64| (0.0..=1.0).contains(&x);
+        if !ok(self.load_from) || !ok(self.load_to) || self.load_from > self.load_to {
+            return Err(format!(
+                "loads {}..{}: need 0 <= from <= to <= 1",
+                self.load_from, self.load_to
+            ));
+        }
+        if self.load_step.is_nan() || self.load_step < 0.001 {
+            return Err(format!("load step {}: need at least 0.001", self.load_step));
+        }
+        if self.cycles == 0 {
+            return Err("cycles per point must be at least 1".into());
+        }
+        let n = ((self.load_to - self.load_from) / self.load_step + 1e-9).floor() as usize;
+        Ok((0..=n)
+            .map(|i| ((self.load_from + i as f64 * self.load_step) * 1e6).round() / 1e6)
+            .collect())
+    }
+}
+
+/// One measured point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepPoint {
+    /// Routing spec (which run it belongs to).
+    pub routing: String,
+    pub offered: f64,
+    pub accepted: f64,
+    pub avg_latency: f64,
+}
+
+/// Results so far and progress.
+#[derive(Clone, Debug, Default)]
+pub struct SweepProgress {
+    pub points: Vec<SweepPoint>,
+    pub total: usize,
+    pub finished: bool,
+    pub error: Option<String>,
+}
+
+/// A sweep that advances a bounded number of cycles per call.
+pub struct SweepJob {
+    scenario: Scenario,
+    cycles: u64,
+    /// (routing, load) still to run, in order.
+    todo: Vec<(String, f64)>,
+    current: Option<(String, f64, Simulation)>,
+    pub progress: SweepProgress,
+}
+
+impl SweepJob {
+    /// Every load for each routing (A, then B when comparing).
+    pub fn new(
+        scenario: Scenario,
+        routings: &[String],
+        settings: &SweepSettings,
+    ) -> Result<SweepJob, String> {
+        let loads = settings.loads()?;
+        let mut todo = Vec::new();
+        for r in routings {
+            for &l in &loads {
+                todo.push((r.clone(), l));
+            }
+        }
+        todo.reverse();
+        let total = todo.len();
+        Ok(SweepJob {
+            scenario,
+            cycles: settings.cycles,
+            todo,
+            current: None,
+            progress: SweepProgress {
+                total,
+                ..SweepProgress::default()
+            },
+        })
+    }
+
+    /// Run at most `max_cycles` cycles; true when the sweep is finished.
+    pub fn work(&mut self, max_cycles: u64) -> bool {
+        let mut budget = max_cycles;
+        while budget > 0 && !self.progress.finished {
+            if self.current.is_none() {
+                let Some((routing, load)) = self.todo.pop() else {
+                    self.progress.finished = true;
+                    break;
+                };
+                let s = Scenario {
+                    routing: routing.clone(),
+                    load,
+                    ..self.scenario.clone()
+                };
+                match s.build() {
+                    Ok(sim) => self.current = Some((routing, load, sim)),
+                    Err(e) => {
+                        self.progress.error = Some(e.to_string());
+                        self.progress.finished = true;
+                        break;
+                    }
+                }
+            }
+            let Some((routing, load, sim)) = self.current.as_mut() else {
+                break;
+            };
+            let end = self.scenario.warmup + self.cycles;
+            let n = budget.min(end.saturating_sub(sim.now()));
+            let failed = sim.run_for(n).is_err();
+            budget -= n;
+            if failed || sim.now() >= end {
+                let s = sim.summary();
+                self.progress.points.push(SweepPoint {
+                    routing: routing.clone(),
+                    offered: *load,
+                    accepted: s.accepted,
+                    avg_latency: if failed { f64::NAN } else { s.avg_latency },
+                });
+                self.current = None;
+            }
+        }
+        self.progress.finished
+    }
+}
+
+/// Runs a [`SweepJob`] in the background.
+#[derive(Default)]
+pub enum SweepRunner {
+    #[default]
+    Idle,
+    /// Natively: a thread works and publishes progress.
+    Thread {
+        shared: Arc<Mutex<SweepProgress>>,
+        cancel: Arc<std::sync::atomic::AtomicBool>,
+    },
+    /// On the web: the app calls [`SweepRunner::tick`] every frame.
+    Frames(Box<SweepJob>),
+    /// A finished (or cancelled) sweep's results.
+    Done(SweepProgress),
+}
+
+/// Wall time given to a frame-budgeted sweep per frame.
+pub const FRAME_BUDGET_MS: u64 = 6;
+
+impl SweepRunner {
+    pub fn start(job: SweepJob) -> SweepRunner {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            use std::sync::atomic::{AtomicBool, Ordering};
+            let shared = Arc::new(Mutex::new(job.progress.clone()));
+            let cancel = Arc::new(AtomicBool::new(false));
+            let (s, c) = (shared.clone(), cancel.clone());
+            let mut job = job;
+            let spawned = std::thread::Builder::new()
+                .name("routelab-sweep".into())
+                .spawn(move || {
+                    loop {
+                        let done = job.work(2000);
+                        if let Ok(mut p) = s.lock() {
+                            *p = job.progress.clone();
+                        }
+                        if done || c.load(Ordering::Relaxed) {
+                            break;
+                        }
+                    }
+                });
+            match spawned {
+                Ok(_) => SweepRunner::Thread { shared, cancel },
+                Err(e) => SweepRunner::Done(SweepProgress {
+                    error: Some(format!("could not start the sweep thread: {e}")),
+                    finished: true,
+                    ..SweepProgress::default()
+                }),
+            }
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            SweepRunner::Frames(Box::new(job))
+        }
+    }
+
+    /// Frame-budgeted work (web) and completion checks; call once a frame.
+    pub fn tick(&mut self) {
+        match self {
+            SweepRunner::Frames(job) => {
+                let start = Instant::now();
+                while start.elapsed() < Duration::from_millis(FRAME_BUDGET_MS) {
+                    if job.work(200) {
+                        break;
+                    }
+                }
+                if job.progress.finished {
+                    *self = SweepRunner::Done(job.progress.clone());
+                }
+            }
+            SweepRunner::Thread { shared, .. } => {
+                let p = shared.lock().map(|p| p.clone()).unwrap_or_default();
+                if p.finished {
+                    *self = SweepRunner::Done(p);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub fn cancel(&mut self) {
+        let p = self.progress();
+        if let SweepRunner::Thread { cancel, .. } = self {
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        *self = SweepRunner::Done(SweepProgress {
+            finished: true,
+            ..p
+        });
+    }
+
+    pub fn is_running(&self) -> bool {
+        matches!(self, SweepRunner::Thread { .. } | SweepRunner::Frames(_))
+    }
+
+    /// Results so far.
+    pub fn progress(&self) -> SweepProgress {
+        match self {
+            SweepRunner::Idle => SweepProgress::default(),
+            SweepRunner::Thread { shared, .. } => {
+                shared.lock().map(|p| p.clone()).unwrap_or_default()
+            }
+            SweepRunner::Frames(job) => job.progress.clone(),
+            SweepRunner::Done(p) => p.clone(),
+        }
+    }
+}
+
+/// Sweep results as CSV.
+pub fn sweep_csv(points: &[SweepPoint]) -> String {
+    let mut s = String::from(
+        "routing,offered_flits_per_host_cycle,accepted_flits_per_host_cycle,avg_latency_cycles\n",
+    );
+    for p in points {
+        s.push_str(&format!(
+            "{},{},{},{}\n",
+            p.routing, p.offered, p.accepted, p.avg_latency
+        ));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn job_measures_every_point_in_small_slices() {
+        let sc = Scenario {
+            topology: "torus:4x4".into(),
+            warmup: 50,
+            ..Scenario::default()
+        };
+        let st = SweepSettings {
+            load_from: 0.1,
+            load_to: 0.3,
+            load_step: 0.1,
+            cycles: 200,
+        };
+        let mut job = SweepJob::new(sc, &["dor".into()], &st).unwrap();
+        let mut calls = 0;
+        while !job.work(37) {
+            calls += 1;
+            assert!(calls < 1000);
+        }
+        assert_eq!(job.progress.points.len(), 3);
+        assert!(job.progress.points[2].accepted > job.progress.points[0].accepted);
+    }
+
+    #[test]
+    fn bad_settings_are_refused() {
+        let st = SweepSettings {
+            load_from: 0.9,
+            load_to: 0.1,
+            ..SweepSettings::default()
+        };
+        assert!(SweepJob::new(Scenario::default(), &["dor".into()], &st).is_err());
+    }
+}

@@ -1,0 +1,83 @@
+//! Static routing over path-selection tables ([`crate::paths`]): every
+//! packet follows its switch pair's chosen path, as Myrinet source routing
+//! does (Villalobos et al. §5; hosts on a switch share its routes).
+//!
+//! [`Routing::at_source`] stores the pair index in `RouteState::tag` and
+//! resets `RouteState::hop`; each [`Routing::route`] call returns the next
+//! hop's port and advances `hop`. The virtual channel: under UDWM the one
+//! the path dictates (its VC rule is what makes it deadlock-free); under
+//! plain up*/down* any virtual channel (every class is deadlock-free).
+
+use super::{BufferView, Candidates, PacketInfo, RouteState, Routing};
+use crate::paths::{LegalKind, RouteTables, pair_index};
+use crate::rng::SimRng;
+use crate::topology::{PortId, SwitchId};
+
+/// Routing that follows fixed per-pair paths.
+#[derive(Clone, Debug)]
+pub struct SourceRouted {
+    name: String,
+    n: usize,
+    first: Vec<u32>,
+    hops: Vec<(PortId, u8)>,
+    path_vcs: bool,
+    vcs: u8,
+}
+
+impl SourceRouted {
+    /// Follow `tables` with `vcs` virtual channels per port (at least the
+    /// tables' own under UDWM).
+    pub fn new(name: String, tables: &RouteTables, vcs: u8) -> SourceRouted {
+        let n = tables.num_switches();
+        let mut first = Vec::with_capacity(n * n.saturating_sub(1) + 1);
+        let mut hops = Vec::new();
+        for p in 0..n * n.saturating_sub(1) {
+            first.push(hops.len() as u32);
+            hops.extend(tables.route_of_pair(p).iter().map(|h| (h.port, h.vc)));
+        }
+        first.push(hops.len() as u32);
+        SourceRouted {
+            name,
+            n,
+            first,
+            hops,
+            path_vcs: tables.kind() == LegalKind::Udwm,
+            vcs: vcs.max(1),
+        }
+    }
+}
+
+impl Routing for SourceRouted {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn at_source(&mut self, pkt: &PacketInfo, state: &mut RouteState, _rng: &mut SimRng) {
+        state.hop = 0;
+        if pkt.src_switch != pkt.dst_switch {
+            state.tag = pair_index(self.n, pkt.src_switch, pkt.dst_switch) as u32;
+        }
+    }
+    fn route(
+        &mut self,
+        _at: SwitchId,
+        _in_port: PortId,
+        _pkt: &PacketInfo,
+        state: &mut RouteState,
+        _view: &dyn BufferView,
+        _rng: &mut SimRng,
+        out: &mut Candidates,
+    ) {
+        let p = state.tag as usize;
+        let i = self.first[p] as usize + state.hop as usize;
+        if i >= self.first[p + 1] as usize {
+            return;
+        }
+        let (port, vc) = self.hops[i];
+        state.hop += 1;
+        if self.path_vcs {
+            out.push(port, vc, vc);
+        } else {
+            out.push(port, 0, self.vcs - 1);
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! The command line, run as a user would.
+
+use std::process::Command;
+
+fn routelab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_routelab"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn sim_json_has_the_documented_fields() {
+    let (code, out, err) = routelab(&[
+        "sim",
+        "--topology",
+        "torus:4x4",
+        "--load",
+        "0.2",
+        "--cycles",
+        "2000",
+        "--warmup",
+        "200",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for f in [
+        "offered",
+        "accepted",
+        "accepted_fraction",
+        "avg_latency",
+        "p99_latency",
+        "max_latency",
+        "injected_packets",
+        "delivered_packets",
+        "in_flight_packets",
+        "cycles",
+        "elapsed_ms",
+    ] {
+        assert!(v.get(f).is_some(), "missing {f} in {out}");
+    }
+    assert_eq!(v["cycles"], 2200);
+    assert_eq!(v["offered"], 0.2);
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_naming_the_problem() {
+    for (args, needle) in [
+        (vec!["sim", "--topology", "torus:2x2"], "at least 3"),
+        (vec!["sim", "--vcs", "1"], "2 virtual channels"),
+        (vec!["sim", "--load", "1.5"], "load"),
+        (
+            vec!["sim", "--traffic", "bitrev", "--topology", "torus:3x3"],
+            "power-of-two",
+        ),
+        (vec!["sim", "--switching", "cut"], "saf, vct, wormhole"),
+        (vec!["sim", "--scenario", "/no/such.json"], "cannot read"),
+        (vec!["sweep", "--loads", "0.5:0.1:0.1"], "--loads"),
+        (vec!["topo", "--topology", "fattree:3"], "even"),
+    ] {
+        let (code, _, err) = routelab(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn scenario_files_report_every_bad_field() {
+    let dir = std::env::temp_dir().join(format!("routelab-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.json");
+    std::fs::write(
+        &f,
+        r#"{"topology": "torus:8x8", "vcs": -1, "switching": "teleport"}"#,
+    )
+    .unwrap();
+    let (code, _, err) = routelab(&["sim", "--scenario", f.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("`vcs`") && err.contains("`switching`"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
+#[test]
+fn sweep_finds_saturation_and_writes_csv() {
+    let dir = std::env::temp_dir().join(format!("routelab-sweep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("s.csv");
+    let (code, out, err) = routelab(&[
+        "sweep",
+        "--topology",
+        "torus:4x4",
+        "--packet-flits",
+        "1",
+        "--loads",
+        "0.2:1.0:0.2",
+        "--cycles",
+        "3000",
+        "--warmup",
+        "500",
+        "--json",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let points = v["points"].as_array().unwrap();
+    assert!(!points.is_empty());
+    let sat = v["saturation_throughput"].as_f64().unwrap();
+    assert!(sat > 0.2 && sat <= 1.0, "{sat}");
+    // torus:4x4 capacity is 8/4 = 2 per node, capped at 1 by the host link.
+    assert_eq!(points[0]["capacity"], 1.0);
+    assert!(points[0]["accepted"].as_f64().unwrap() > 0.19);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(text.lines().count(), points.len() + 1);
+    assert!(text.starts_with("offered,"));
+}
+
+#[test]
+fn topo_json_and_channel_csv() {
+    let (code, out, _) = routelab(&["topo", "--topology", "torus:8x8", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["switches"], 64);
+    assert_eq!(v["hosts"], 64);
+    assert_eq!(v["diameter"], 8);
+    assert_eq!(v["capacity"], 1.0);
+    assert_eq!(v["channels"].as_array().unwrap().len(), 256 + 128);
+    let dir = std::env::temp_dir().join(format!("routelab-ch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("ch.csv");
+    let (code, _, err) = routelab(&[
+        "sim",
+        "--topology",
+        "mesh:3x3",
+        "--cycles",
+        "1000",
+        "--channels",
+        f.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&f).unwrap();
+    assert!(text.starts_with("channel,name,kind,src,dst,utilization,queueing_delay"));
+    assert_eq!(text.lines().count(), 1 + 24 + 18);
+}

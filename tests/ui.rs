@@ -1,0 +1,152 @@
+//! UI tests: drive the real app through its accessible labels with
+//! egui_kittest (no GPU, no display).
+#![cfg(feature = "gui")]
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use routelab::app::{AppCommand, RoutelabApp, Settings};
+
+fn harness() -> Harness<'static, RoutelabApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(
+            |ui, app: &mut RoutelabApp| app.show(ui),
+            RoutelabApp::new(Settings::default()),
+        );
+    h.run();
+    h
+}
+
+fn cycle(h: &Harness<'_, RoutelabApp>) -> u64 {
+    h.state().session.now()
+}
+
+#[test]
+fn step_buttons_advance_the_cycle_counter() {
+    let mut h = harness();
+    assert_eq!(cycle(&h), 0);
+    h.get_by_label("Cycle 0");
+    h.get_by_label("Step").click();
+    h.run();
+    assert_eq!(cycle(&h), 1);
+    h.get_by_label("Cycle 1");
+    h.get_by_label("Step 100").click();
+    h.run();
+    assert_eq!(cycle(&h), 101);
+    h.get_by_label("Cycle 101");
+}
+
+#[test]
+fn play_runs_and_metrics_change_then_pause_stops() {
+    let mut h = harness();
+    h.get_by_label("Play").click();
+    h.run_steps(150);
+    let c = cycle(&h);
+    assert!(c >= 1000, "cycle {c}");
+    assert!(!h.state().session.sim.stats().windows().is_empty());
+    assert!(h.state().session.sim.summary().accepted > 0.0);
+    h.get_by_label(&format!("Cycle {c}"));
+    h.get_by_label("Pause").click();
+    h.run_steps(2);
+    let stopped = cycle(&h);
+    h.run_steps(5);
+    assert_eq!(cycle(&h), stopped);
+}
+
+#[test]
+fn presets_menu_loads_a_preset() {
+    let mut h = harness();
+    h.get_by_label("Presets").click();
+    h.run();
+    h.get_by_label("Torus 8x8, DOR, tornado (hot ring)").click();
+    h.run();
+    let s = &h.state().session.scenario;
+    assert_eq!(s.traffic, "tornado");
+    assert_eq!(s.name, "Torus 8x8, DOR, tornado (hot ring)");
+    assert_eq!(cycle(&h), 0);
+}
+
+#[test]
+fn swapping_the_balancer_marks_a_swap() {
+    let mut h = harness();
+    h.get_by_label("Step 100").click();
+    h.run();
+    h.get_by_label("Swap balancer").click();
+    h.run();
+    let swaps = h.state().session.sim.swaps().to_vec();
+    assert_eq!(swaps.len(), 2, "{swaps:?}");
+    assert_eq!(swaps[1].0, 100);
+    h.get_by_label_contains("Swapped the balancer");
+    // The curves still advance after the swap.
+    h.get_by_label("Step 100").click();
+    h.run();
+    assert_eq!(cycle(&h), 200);
+}
+
+#[test]
+fn keyboard_space_plays_and_right_arrow_steps() {
+    let mut h = harness();
+    h.key_press(egui::Key::ArrowRight);
+    h.run();
+    assert_eq!(cycle(&h), 1);
+    h.key_press(egui::Key::Space);
+    h.run_steps(5);
+    assert!(h.state().playback.playing);
+    assert!(cycle(&h) > 1);
+    h.key_press(egui::Key::Space);
+    h.run_steps(2);
+    assert!(!h.state().playback.playing);
+}
+
+#[test]
+fn compare_runs_two_balancers_in_step() {
+    let mut h = harness();
+    h.get_by_label("Compare").click();
+    h.run();
+    assert!(h.state().session.compare.is_some());
+    h.get_by_label("Step 100").click();
+    h.run();
+    let b = h.state().session.compare.as_ref().unwrap();
+    assert_eq!(b.now(), 100);
+    assert_eq!(cycle(&h), 100);
+    h.get_by_label("Stop comparing").click();
+    h.run();
+    assert!(h.state().session.compare.is_none());
+}
+
+#[test]
+fn bad_input_shows_a_message_and_changes_nothing() {
+    let mut h = harness();
+    let before = h.state().session.scenario.clone();
+    h.state_mut()
+        .push(AppCommand::LoadScenarioText("{\"vcs\": \"two\"".into()));
+    h.run();
+    assert_eq!(h.state().session.scenario, before);
+    h.get_by_label_contains("The file was not loaded");
+    h.state_mut()
+        .push(AppCommand::Apply(Box::new(routelab::scenario::Scenario {
+            topology: "torus:2x2".into(),
+            ..before.clone()
+        })));
+    h.run();
+    assert_eq!(h.state().session.scenario, before);
+    h.get_by_label_contains("was not applied");
+    h.state_mut().push(AppCommand::SwapRouting {
+        spec: "dmodk".into(),
+        on_compare: false,
+    });
+    h.run();
+    assert_eq!(h.state().session.sim.swaps().len(), 1);
+    h.get_by_label_contains("Swap refused");
+}
+
+#[test]
+fn help_overlay_toggles_with_question_mark() {
+    let mut h = harness();
+    h.state_mut().push(AppCommand::ToggleHelp);
+    h.run();
+    h.get_by_label_contains("Show or hide this list");
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert!(!h.state().show_help);
+}

@@ -1,0 +1,161 @@
+// Real-browser test of the routelab web build, in Debian's headless Chromium
+// through playwright-core. Usage: node browser-test.mjs URL [--fps]
+//
+// Checks: the canvas drew (the screenshot is not blank), no panic or page
+// error reached the console, the scenario in the URL is the one the app
+// shows (the hidden #routelab-state element and the title), playing
+// advances the cycle, and a malformed link shows a message, not a crash.
+// With --fps: frames per second (requestAnimationFrame) while playing
+// torus:8x8 and torus:16x16.
+import { chromium } from 'playwright-core';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const base = process.argv[2] ?? 'http://127.0.0.1:8765/';
+const measureFps = process.argv.includes('--fps');
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+let failures = 0;
+let passes = 0;
+function check(ok, what) {
+  if (ok) {
+    passes++;
+    console.log(`ok   ${what}`);
+  } else {
+    failures++;
+    console.log(`FAIL ${what}`);
+  }
+}
+
+// Playwright gives the browser a fresh temporary profile of its own.
+const browser = await chromium.launch({
+  executablePath,
+  headless: true,
+  args: [
+    '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync',
+    '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+  ],
+});
+
+function scenarioUrl(scenario) {
+  return `${base}#scenario=${encodeURIComponent(JSON.stringify(scenario))}`;
+}
+
+async function openPage(url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => {
+    const t = m.text();
+    if (m.type() === 'error' || /panick?ed/i.test(t)) problems.push(`console ${m.type()}: ${t}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await page.goto(url);
+  await page.waitForFunction(
+    () => document.getElementById('routelab-state')?.textContent?.length > 0,
+    null,
+    { timeout: 120_000 },
+  );
+  return { context, page, problems };
+}
+
+async function state(page) {
+  return page.evaluate(() => {
+    const el = document.getElementById('routelab-state');
+    return { json: JSON.parse(el.textContent), cycle: Number(el.dataset.cycle ?? '0'), title: document.title };
+  });
+}
+
+// Count distinct colours of a screenshot, decoding it in the page.
+async function distinctColours(page) {
+  const png = (await page.screenshot()).toString('base64');
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set();
+    for (let i = 0; i < d.length; i += 4 * 7) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    return seen.size;
+  }, png);
+}
+
+async function framesPerSecond(page, seconds) {
+  return page.evaluate((s) => new Promise((resolve) => {
+    let frames = 0;
+    const start = performance.now();
+    function tick(t) {
+      frames++;
+      if (t - start < s * 1000) requestAnimationFrame(tick);
+      else resolve(frames / ((t - start) / 1000));
+    }
+    requestAnimationFrame(tick);
+  }), seconds);
+}
+
+try {
+  // 1. A scenario in the URL is the one shown, the canvas draws, play works.
+  const wanted = {
+    name: 'URL test: tornado on a 6x6 torus',
+    topology: 'torus:6x6',
+    routing: 'dor',
+    traffic: 'tornado',
+    load: 0.2,
+    seed: 7,
+  };
+  const { context, page, problems } = await openPage(scenarioUrl(wanted));
+  const s = await state(page);
+  check(s.json.topology === 'torus:6x6' && s.json.traffic === 'tornado' && s.json.seed === 7,
+    `the URL's scenario is shown (${s.json.topology}, ${s.json.traffic}, seed ${s.json.seed})`);
+  check(s.title.includes('URL test'), `the title names it ("${s.title}")`);
+  await page.waitForTimeout(1500);
+  const colours = await distinctColours(page);
+  check(colours > 30, `the canvas drew (${colours} distinct colours in the screenshot)`);
+  await page.screenshot({ path: join(tmpdir(), 'routelab-web.png') });
+  await page.mouse.click(640, 400);
+  await page.keyboard.press('Space');
+  await page.waitForTimeout(2000);
+  const after = await state(page);
+  check(after.cycle > s.cycle, `Space plays: cycle ${s.cycle} -> ${after.cycle}`);
+  const crash = await page.evaluate(() => getComputedStyle(document.getElementById('crash_text')).display);
+  check(crash === 'none', 'no crash message on the page');
+  check(problems.length === 0, `no panic or error in the console${problems.length ? `: ${problems.join(' | ')}` : ''}`);
+  await context.close();
+
+  // 2. A malformed link: a message in the app, the default scenario, no panic.
+  const bad = await openPage(`${base}#scenario=%7B%22vcs%22%3A%22two%22%7D`);
+  const b = await state(bad.page);
+  check(typeof b.json.topology === 'string' && b.json.vcs !== 'two', `a bad link keeps a valid scenario (${b.json.topology})`);
+  check(bad.problems.length === 0, `a bad link causes no console error${bad.problems.length ? `: ${bad.problems.join(' | ')}` : ''}`);
+  await bad.context.close();
+
+  // 3. Frame rate while playing (optional).
+  if (measureFps) {
+    for (const topology of ['torus:8x8', 'torus:16x16']) {
+      const p = await openPage(scenarioUrl({ name: `fps ${topology}`, topology, routing: 'dor', traffic: 'uniform', load: 0.3 }));
+      const idle = await framesPerSecond(p.page, 3);
+      await p.page.mouse.click(640, 400);
+      await p.page.keyboard.press('Space');
+      await p.page.waitForTimeout(1000);
+      const c0 = (await state(p.page)).cycle;
+      const fps = await framesPerSecond(p.page, 5);
+      const c1 = (await state(p.page)).cycle;
+      const cpuMs = await p.page.evaluate(() => document.getElementById('routelab-state').dataset.frameCpuMs);
+      console.log(`fps ${topology}: ${fps.toFixed(1)} frames/s while playing (10 cycles/frame; ${((c1 - c0) / 5).toFixed(0)} cycles/s), ${idle.toFixed(1)} frames/s paused; app CPU ${cpuMs} ms in the last frame (simulation + UI, before rendering)`);
+      await p.context.close();
+    }
+  }
+} catch (e) {
+  failures++;
+  console.log(`FAIL ${e.stack ?? e}`);
+} finally {
+  await browser.close();
+}
+console.log(`browser test: ${passes} passed, ${failures} failed`);
+process.exit(failures ? 1 : 0);
