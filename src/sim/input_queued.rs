@@ -43,6 +43,9 @@ struct Flit {
     /// Cycle it entered the current buffer (low 32 bits).
     arrival: u32,
     flags: u8,
+    /// Switch-to-switch hops so far (counted in the flit, not the packet, to
+    /// spare a packet look-up per hop; saturates at 255).
+    hops: u8,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -85,10 +88,7 @@ pub struct InputQueued {
     host_port: Vec<PortId>,
     // Input buffers, indexed by channel · V + vc (channels < num_in).
     flits: Vec<Flit>,
-    q_head: Vec<u16>,
-    q_len: Vec<u16>,
-    state: Vec<u8>,
-    out_vc: Vec<u32>,
+    ivc: Vec<InputVc>,
     cands: Vec<Candidates>,
     in_rr: Vec<u8>,
     /// Per input channel: bit x set when VC x holds flits.
@@ -96,8 +96,7 @@ pub struct InputQueued {
     /// Per input channel: bit x set when VC x holds an output VC.
     active: Vec<u16>,
     // Output side, indexed by channel · V + vc (all channels).
-    credits: Vec<i32>,
-    owner: Vec<u32>,
+    ovc: Vec<OutputVc>,
     out_rr: Vec<u16>,
     // Per switch.
     sw_flits: Vec<u32>,
@@ -119,8 +118,32 @@ pub struct InputQueued {
     grant_ivc: Vec<u32>,
 }
 
+/// State of one input virtual channel (kept together: one bounds check and
+/// one cache line per access on the hot path).
+#[derive(Clone, Copy, Debug)]
+struct InputVc {
+    /// Index of the front flit in the VC's ring buffer.
+    head: u16,
+    /// Flits buffered.
+    len: u16,
+    /// IDLE, ROUTED or ACTIVE.
+    state: u8,
+    /// Output VC (channel · V + vc) held while ACTIVE, else NONE.
+    out: u32,
+    /// Its channel (`out / V`, kept to avoid a division per flit).
+    out_ch: u32,
+}
+
+/// The upstream side of one virtual channel: free slots downstream and the
+/// input VC that holds it.
+#[derive(Clone, Copy, Debug)]
+struct OutputVc {
+    credits: i32,
+    owner: u32,
+}
+
 struct View<'a> {
-    credits: &'a [i32],
+    credits: &'a [OutputVc],
     out: &'a [u32],
     v: usize,
 }
@@ -128,7 +151,9 @@ struct View<'a> {
 impl BufferView for View<'_> {
     fn free_slots(&self, port: PortId, vc: u8) -> u32 {
         match self.out.get(port as usize) {
-            Some(&c) if c != NONE => self.credits[c as usize * self.v + vc as usize].max(0) as u32,
+            Some(&c) if c != NONE => self.credits[c as usize * self.v + vc as usize]
+                .credits
+                .max(0) as u32,
             _ => 0,
         }
     }
@@ -196,16 +221,27 @@ impl InputQueued {
             ch_dst_switch,
             host_port,
             flits: vec![Flit::default(); num_in * v * depth],
-            q_head: vec![0; num_in * v],
-            q_len: vec![0; num_in * v],
-            state: vec![IDLE; num_in * v],
-            out_vc: vec![NONE; num_in * v],
+            ivc: vec![
+                InputVc {
+                    head: 0,
+                    len: 0,
+                    state: IDLE,
+                    out: NONE,
+                    out_ch: NONE,
+                };
+                num_in * v
+            ],
             cands: vec![Candidates::default(); num_in * v],
             in_rr: vec![0; num_in],
             nonempty: vec![0; num_in],
             active: vec![0; num_in],
-            credits,
-            owner: vec![NONE; nc * v],
+            ovc: credits
+                .into_iter()
+                .map(|credits| OutputVc {
+                    credits,
+                    owner: NONE,
+                })
+                .collect(),
             out_rr: vec![0; nc],
             sw_flits: vec![0; net.num_switches()],
             sw_rr: vec![0; net.num_switches()],
@@ -232,16 +268,16 @@ impl InputQueued {
 
     #[inline]
     fn front(&self, ivc: usize) -> Flit {
-        self.flits[ivc * self.depth + self.q_head[ivc] as usize]
+        self.flits[ivc * self.depth + self.ivc[ivc].head as usize]
     }
 
     /// SAF: is the whole front packet in this buffer?
     fn whole_packet_here(&self, ivc: usize) -> bool {
         let l = self.packet_flits as usize;
-        if (self.q_len[ivc] as usize) < l {
+        if (self.ivc[ivc].len as usize) < l {
             return false;
         }
-        let idx = (self.q_head[ivc] as usize + l - 1) % self.depth;
+        let idx = (self.ivc[ivc].head as usize + l - 1) % self.depth;
         let f = self.flits[ivc * self.depth + idx];
         f.packet == self.front(ivc).packet && f.flags & TAIL != 0
     }
@@ -252,6 +288,9 @@ impl InputQueued {
         let id = ev.flit.packet;
         let p = io.packets.get_mut(id);
         p.received += 1;
+        if ev.flit.flags & HEAD != 0 {
+            p.hops = ev.flit.hops as u16;
+        }
         let st = &mut *io.stats;
         st.total_delivered_flits += 1;
         st.win_delivered_flits += 1;
@@ -285,7 +324,7 @@ impl InputQueued {
     fn send_from_host(&mut self, now: u64, h: usize, s: Sending, io: &mut StepIo<'_>) {
         let c = self.net.injection_channel(h as u32) as usize;
         let ovc = c * self.v + s.vc as usize;
-        self.credits[ovc] -= 1;
+        self.ovc[ovc].credits -= 1;
         let mut flags = 0;
         if s.sent == 0 {
             flags |= HEAD;
@@ -302,6 +341,7 @@ impl InputQueued {
                     packet: s.packet,
                     arrival: 0,
                     flags,
+                    hops: 0,
                 },
             },
         );
@@ -323,7 +363,7 @@ impl InputQueued {
         for h in 0..self.sending.len() {
             if let Some(s) = self.sending[h] {
                 let c = self.net.injection_channel(h as u32) as usize;
-                if self.credits[c * self.v + s.vc as usize] > 0 {
+                if self.ovc[c * self.v + s.vc as usize].credits > 0 {
                     self.send_from_host(now, h, s, io);
                 }
                 continue;
@@ -335,7 +375,7 @@ impl InputQueued {
             let start = self.host_rr[h] as usize;
             let Some(vc) = (0..self.v)
                 .map(|i| (start + i) % self.v)
-                .find(|&x| self.credits[c * self.v + x] >= need)
+                .find(|&x| self.ovc[c * self.v + x].credits >= need)
             else {
                 continue;
             };
@@ -388,14 +428,14 @@ impl InputQueued {
             }
             for vc in cand.vc_lo..=cand.vc_hi {
                 let o = c as usize * self.v + vc as usize;
-                if self.owner[o] != NONE || self.credits[o] < need {
+                if self.ovc[o].owner != NONE || self.ovc[o].credits < need {
                     continue;
                 }
                 match self.selection {
                     Selection::Fixed | Selection::FirstFree => return Some(o as u32),
                     Selection::Adaptive => {
-                        if best.is_none_or(|(_, cr)| self.credits[o] > cr) {
-                            best = Some((o as u32, self.credits[o]));
+                        if best.is_none_or(|(_, cr)| self.ovc[o].credits > cr) {
+                            best = Some((o as u32, self.ovc[o].credits));
                         }
                     }
                 }
@@ -417,7 +457,7 @@ impl InputQueued {
             self.packet_flits as i32
         };
         // Routing and VC allocation, round-robin over input ports.
-        let start = self.sw_rr[s] as usize % np.max(1);
+        let start = self.sw_rr[s] as usize;
         for i in 0..np {
             let mut pi = start + i;
             if pi >= np {
@@ -430,7 +470,7 @@ impl InputQueued {
                 let x = waiting.trailing_zeros() as usize;
                 waiting &= waiting - 1;
                 let ivc = c * v + x;
-                if self.state[ivc] == IDLE {
+                if self.ivc[ivc].state == IDLE {
                     let f = self.front(ivc);
                     debug_assert!(
                         f.flags & HEAD != 0,
@@ -443,7 +483,7 @@ impl InputQueued {
                         cands.push(self.host_port[pkt.info.dst_host as usize], 0, (v - 1) as u8);
                     } else {
                         let view = View {
-                            credits: &self.credits,
+                            credits: &self.ovc,
                             out: &self.sw_out[s],
                             v,
                         };
@@ -466,20 +506,21 @@ impl InputQueued {
                             });
                         }
                     }
-                    self.state[ivc] = ROUTED;
+                    self.ivc[ivc].state = ROUTED;
                 }
                 if self.switching == Switching::StoreAndForward && !self.whole_packet_here(ivc) {
                     continue;
                 }
                 if let Some(o) = self.choose_out_vc(ivc, need, &self.sw_out[s]) {
-                    self.owner[o as usize] = ivc as u32;
-                    self.out_vc[ivc] = o;
-                    self.state[ivc] = ACTIVE;
+                    self.ovc[o as usize].owner = ivc as u32;
+                    self.ivc[ivc].out = o;
+                    self.ivc[ivc].out_ch = self.out_ch_of(o as usize);
+                    self.ivc[ivc].state = ACTIVE;
                     self.active[c] |= 1 << x;
                 }
             }
         }
-        self.sw_rr[s] = self.sw_rr[s].wrapping_add(1);
+        self.sw_rr[s] = if start + 1 >= np { 0 } else { start as u32 + 1 };
 
         // Switch allocation: each input port proposes one VC (round-robin
         // from its pointer) whose output VC has a credit...
@@ -504,13 +545,20 @@ impl InputQueued {
                     x -= v;
                 }
                 let ivc = c * v + x;
-                let o = self.out_vc[ivc] as usize;
-                if self.credits[o] > 0 {
+                let o = self.ivc[ivc].out as usize;
+                if self.ovc[o].credits > 0 {
                     self.proposal[pi] = ivc as u32;
                     // ...and each output port keeps the proposal that comes
                     // first after its own round-robin pointer.
-                    let oc = self.out_ch_of(o) as usize;
-                    let prio = (pi as u16 + np16 - self.out_rr[oc] % np16) % np16;
+                    let oc = self.ivc[ivc].out_ch as usize;
+                    // out_rr < np: it is only ever set by this switch.
+                    let ptr = self.out_rr[oc];
+                    let pi16 = pi as u16;
+                    let prio = if pi16 >= ptr {
+                        pi16 - ptr
+                    } else {
+                        pi16 + np16 - ptr
+                    };
                     if self.grant_stamp[oc] != stamp || prio < self.grant_prio[oc] {
                         self.grant_stamp[oc] = stamp;
                         self.grant_prio[oc] = prio;
@@ -526,35 +574,37 @@ impl InputQueued {
                 continue;
             }
             let ivc = ivc as usize;
-            let oc = self.out_ch_of(self.out_vc[ivc] as usize) as usize;
+            let oc = self.ivc[ivc].out_ch as usize;
             if self.grant_ivc[oc] != ivc as u32 || self.grant_stamp[oc] != stamp {
                 continue;
             }
-            self.out_rr[oc] = (pi as u16 + 1) % np16;
-            let x = ivc % v;
-            self.in_rr[ivc / v] = if x + 1 == v { 0 } else { x as u8 + 1 };
-            self.traverse(s, ivc, now, io);
+            self.out_rr[oc] = if pi + 1 >= np { 0 } else { pi as u16 + 1 };
+            let c = self.in_ports[first + pi].1 as usize;
+            let x = ivc - c * v;
+            self.in_rr[c] = if x + 1 == v { 0 } else { x as u8 + 1 };
+            self.traverse(s, c, x, now, io);
         }
         Ok(())
     }
 
     /// Move the front flit of `ivc` across switch `s`.
-    fn traverse(&mut self, s: usize, ivc: usize, now: u64, io: &mut StepIo<'_>) {
+    fn traverse(&mut self, s: usize, c: usize, x: usize, now: u64, io: &mut StepIo<'_>) {
         let v = self.v;
+        let ivc = c * v + x;
         let mut flit = self.front(ivc);
-        let h = self.q_head[ivc] as usize + 1;
-        self.q_head[ivc] = if h == self.depth { 0 } else { h as u16 };
-        self.q_len[ivc] -= 1;
-        if self.q_len[ivc] == 0 {
-            self.nonempty[ivc / v] &= !(1 << (ivc % v));
+        let h = self.ivc[ivc].head as usize + 1;
+        self.ivc[ivc].head = if h == self.depth { 0 } else { h as u16 };
+        self.ivc[ivc].len -= 1;
+        if self.ivc[ivc].len == 0 {
+            self.nonempty[c] &= !(1 << x);
         }
         self.sw_flits[s] -= 1;
         self.last_progress = now;
         // Credit back upstream for the slot just freed.
         self.credit_wheel
             .schedule(now + self.link_latency, ivc as u32);
-        let o = self.out_vc[ivc] as usize;
-        let oc = self.out_ch_of(o);
+        let o = self.ivc[ivc].out as usize;
+        let oc = self.ivc[ivc].out_ch;
         let waited = (now as u32).wrapping_sub(flit.arrival) as u64;
         let st = &mut *io.stats;
         if io.measuring {
@@ -575,10 +625,8 @@ impl InputQueued {
                 },
             );
         } else {
-            self.credits[o] -= 1;
-            if flit.flags & HEAD != 0 {
-                io.packets.get_mut(flit.packet).hops += 1;
-            }
+            self.ovc[o].credits -= 1;
+            flit.hops = flit.hops.saturating_add(1);
             self.flit_wheel.schedule(
                 now + self.link_latency + self.switch_delay,
                 FlitEvent {
@@ -589,10 +637,10 @@ impl InputQueued {
             );
         }
         if flit.flags & TAIL != 0 {
-            self.owner[o] = NONE;
-            self.state[ivc] = IDLE;
-            self.out_vc[ivc] = NONE;
-            self.active[ivc / v] &= !(1 << (ivc % v));
+            self.ovc[o].owner = NONE;
+            self.ivc[ivc].state = IDLE;
+            self.ivc[ivc].out = NONE;
+            self.active[c] &= !(1 << x);
         }
     }
 
@@ -600,18 +648,18 @@ impl InputQueued {
         let v = self.v;
         let mut out = Vec::new();
         for ivc in 0..self.num_in * v {
-            if self.q_len[ivc] == 0 {
+            if self.ivc[ivc].len == 0 {
                 continue;
             }
             let c = (ivc / v) as u32;
-            let what = match self.state[ivc] {
+            let what = match self.ivc[ivc].state {
                 ACTIVE => {
-                    let o = self.out_vc[ivc] as usize;
+                    let o = self.ivc[ivc].out as usize;
                     format!(
                         "waiting for credits on {} vc{} ({} free)",
                         self.net.channel_name((o / v) as u32),
                         o % v,
-                        self.credits[o]
+                        self.ovc[o].credits
                     )
                 }
                 _ => {
@@ -623,7 +671,7 @@ impl InputQueued {
                 "{} vc{} holds {} flits, {what}",
                 self.net.channel_name(c),
                 ivc % v,
-                self.q_len[ivc]
+                self.ivc[ivc].len
             ));
             if out.len() >= 12 {
                 out.push("...".into());
@@ -638,7 +686,7 @@ impl SwitchModel for InputQueued {
     fn step(&mut self, now: u64, io: &mut StepIo<'_>) -> Result<(), SimError> {
         let credits = self.credit_wheel.take(now);
         for &o in &credits {
-            self.credits[o as usize] += 1;
+            self.ovc[o as usize].credits += 1;
         }
         self.credit_wheel.give_back(now, credits);
         let due = self.flit_wheel.take(now);
@@ -648,14 +696,14 @@ impl SwitchModel for InputQueued {
                 self.deliver(now, ev, io);
             } else {
                 let ivc = c * self.v + ev.vc as usize;
-                let mut slot = self.q_head[ivc] as usize + self.q_len[ivc] as usize;
+                let mut slot = self.ivc[ivc].head as usize + self.ivc[ivc].len as usize;
                 if slot >= self.depth {
                     slot -= self.depth;
                 }
                 let mut f = ev.flit;
                 f.arrival = now as u32;
                 self.flits[ivc * self.depth + slot] = f;
-                self.q_len[ivc] += 1;
+                self.ivc[ivc].len += 1;
                 self.nonempty[c] |= 1 << ev.vc;
                 self.sw_flits[self.ch_dst_switch[c] as usize] += 1;
             }
@@ -686,8 +734,8 @@ impl SwitchModel for InputQueued {
 
     fn channel_occupancy(&self) -> Vec<u32> {
         let mut out = vec![0u32; self.net.num_channels()];
-        for (ivc, &l) in self.q_len.iter().enumerate() {
-            out[ivc / self.v] += l as u32;
+        for (i, x) in self.ivc.iter().enumerate() {
+            out[i / self.v] += x.len as u32;
         }
         out
     }
@@ -699,7 +747,7 @@ impl SwitchModel for InputQueued {
             .map(|&(_, c)| PortOccupancy {
                 channel: c,
                 flits: (0..self.v)
-                    .map(|x| self.q_len[c as usize * self.v + x])
+                    .map(|x| self.ivc[c as usize * self.v + x].len)
                     .collect(),
             })
             .collect()
@@ -719,7 +767,7 @@ impl SwitchModel for InputQueued {
         let mut buffered = 0u64;
         for ivc in 0..self.num_in * v {
             let c = ivc / v;
-            let q = self.q_len[ivc] as i64;
+            let q = self.ivc[ivc].len as i64;
             buffered += q as u64;
             if q > self.depth as i64 {
                 return Err(format!(
@@ -729,7 +777,7 @@ impl SwitchModel for InputQueued {
                     self.depth
                 ));
             }
-            let cr = self.credits[ivc] as i64;
+            let cr = self.ovc[ivc].credits as i64;
             if cr < 0 {
                 return Err(format!(
                     "{} vc{} has {cr} credits",
