@@ -150,3 +150,113 @@ fn help_overlay_toggles_with_question_mark() {
     h.run();
     assert!(!h.state().show_help);
 }
+
+fn load_preset(h: &mut Harness<'_, RoutelabApp>, name: &str) {
+    h.get_by_label("Presets").click();
+    h.run();
+    h.get_by_label(name).click();
+    h.run();
+    assert_eq!(h.state().session.scenario.name, name);
+}
+
+const IRREGULAR_16: &str = "Irregular 16 switches, up*/down* DFS + MaxCp";
+
+#[test]
+fn path_selection_panel_computes_maxcp_statistics() {
+    let mut h = harness();
+    load_preset(&mut h, IRREGULAR_16);
+    h.get_by_label("Path selection").click();
+    h.run();
+    h.get_by_label("Static path selection");
+    h.state_mut().path_selection.algorithm = routelab::paths::Algorithm::MaxCp;
+    h.run();
+    h.get_by_label("Compute").click();
+    h.run();
+    let r = h.state().path_selection.result.clone().expect("computed");
+    assert_eq!(r.routing(), "paths:updown-dfs:maxcp");
+    assert!(r.stats.max > 0 && r.stats.sd > 0.0, "{:?}", r.stats);
+    h.get_by_label_contains("crossing.sd");
+    h.get_by_label_contains(&format!("crossing.max {}", r.stats.max));
+    // The scenario's own MaxCp tables give the same crossing paths.
+    let (_, values) = h.state().session.sim.routing_channel_values().unwrap();
+    for (c, &n) in r.crossing.iter().enumerate() {
+        assert_eq!(values[c], n as f64, "channel {c}");
+    }
+}
+
+#[test]
+fn path_selection_runs_a_live_search_then_traffic_over_its_tables() {
+    let mut h = harness();
+    load_preset(&mut h, IRREGULAR_16);
+    h.get_by_label("Path selection").click();
+    h.run();
+    {
+        let ps = &mut h.state_mut().path_selection;
+        ps.algorithm = routelab::paths::Algorithm::Sa;
+        ps.sa_budget = 5_000;
+    }
+    h.run();
+    h.get_by_label("Compute").click();
+    h.run_steps(1);
+    let mut frames = 0;
+    while h.state().path_selection.is_running() {
+        h.run_steps(1);
+        frames += 1;
+        assert!(frames < 10_000, "the search never finished");
+    }
+    h.run_steps(1);
+    let ps = &h.state().path_selection;
+    assert_eq!(ps.error, None);
+    let r = ps.result.clone().expect("computed");
+    assert_eq!(r.iterations, 5_000);
+    assert!(!r.history.is_empty());
+    h.get_by_label_contains("crossing.sd");
+    h.get_by_label("Run traffic over these tables").click();
+    h.run();
+    let s = &h.state().session.scenario;
+    assert_eq!(s.routing, "paths:updown-dfs:sa:budget=5000");
+    assert_eq!(cycle(&h), 0);
+    let (label, values) = h.state().session.sim.routing_channel_values().unwrap();
+    assert_eq!(label, "crossing paths");
+    for (c, &n) in r.crossing.iter().enumerate() {
+        assert_eq!(values[c], n as f64, "channel {c}");
+    }
+    h.get_by_label("Step 100").click();
+    h.run();
+    assert_eq!(cycle(&h), 100);
+    assert!(h.state().session.sim.failure().is_none());
+    h.get_by_label("Cycle 100");
+}
+
+#[test]
+fn path_selection_compares_two_algorithms_side_by_side() {
+    let mut h = harness();
+    load_preset(&mut h, IRREGULAR_16);
+    h.get_by_label("Path selection").click();
+    h.run();
+    {
+        let ps = &mut h.state_mut().path_selection;
+        ps.algorithm = routelab::paths::Algorithm::MaxCp;
+        ps.compare_algorithm = routelab::paths::Algorithm::Random;
+    }
+    h.run();
+    h.get_by_label("Compute").click();
+    h.run();
+    h.get_by_label("Compare with…").click();
+    h.run();
+    let app = h.state();
+    assert_eq!(app.session.scenario.routing, "paths:updown-dfs:maxcp");
+    assert_eq!(
+        app.session.compare_routing.as_deref(),
+        Some("paths:updown-dfs:random")
+    );
+    assert_eq!(
+        app.settings.metric,
+        routelab::app::network_view::Metric::CrossingPaths
+    );
+    let b = app.session.compare.as_ref().unwrap();
+    assert!(b.routing_channel_values().is_some());
+    h.get_by_label("Step 100").click();
+    h.run();
+    assert_eq!(h.state().session.compare.as_ref().unwrap().now(), 100);
+}

@@ -4,13 +4,15 @@
 //! Layout of this module: one file per concept. [`playback`] (commands and
 //! state, no egui), [`session`] (the running simulations, no egui),
 //! [`scenario_panel`], [`network_view`], [`plots`], [`sweep`] (background
-//! load sweeps), [`presets`], [`share`] (scenario in the URL), [`export`]
+//! load sweeps), [`path_selection`] (static path selection, live GA/SA),
+//! [`presets`], [`share`] (scenario in the URL), [`export`]
 //! (CSV, PNG, JSON files), [`theme`], and `web` (browser glue, wasm only).
 //! UI functions draw and push [`AppCommand`]s; [`RoutelabApp`] applies them
 //! after drawing.
 
 pub mod export;
 pub mod network_view;
+pub mod path_selection;
 pub mod playback;
 pub mod plots;
 pub mod presets;
@@ -119,6 +121,8 @@ pub struct RoutelabApp {
     pub show_help: bool,
     pub presets: Vec<Preset>,
     pub sweep: SweepRunner,
+    /// The path-selection panel (its settings, result and running search).
+    pub path_selection: path_selection::PathSelection,
     commands: Vec<AppCommand>,
     show_file_window: bool,
     compare_pick: String,
@@ -169,7 +173,10 @@ impl RoutelabApp {
             speed: settings.speed,
             ..Playback::default()
         };
+        let mut path_selection = path_selection::PathSelection::default();
+        path_selection.sync_from(&session.scenario);
         let mut app = RoutelabApp {
+            path_selection,
             draft: session.scenario.clone(),
             compare_pick: settings
                 .compare_routing
@@ -255,6 +262,10 @@ impl RoutelabApp {
                     self.info(format!("Stopped comparing: {e}"));
                     self.settings.compare_routing = None;
                 }
+                if session.sim.network().spec() != self.session.sim.network().spec() {
+                    self.path_selection.stop();
+                }
+                self.path_selection.sync_from(&session.scenario);
                 self.session = session;
                 self.draft = s.clone();
                 self.settings.scenario = s;
@@ -494,12 +505,16 @@ impl RoutelabApp {
             self.playback.run_until = None;
         }
         self.sweep.tick();
+        let searching = self.path_selection.tick(path_selection::FRAME_BUDGET_MS);
 
         self.top_ui(ui);
         self.status_ui(ui);
         self.left_ui(ui);
         if self.selected.is_some() {
             self.details_panel_ui(ui);
+        }
+        if self.path_selection.open {
+            self.path_selection_ui(ui);
         }
         self.central_ui(ui);
         self.help_ui(&ctx);
@@ -511,6 +526,8 @@ impl RoutelabApp {
         if self.playback.playing
             || self.playback.pending_steps > 0
             || self.sweep.is_running()
+            || searching
+            || self.path_selection.is_running()
             || self.screenshot_pending
         {
             ctx.request_repaint();
@@ -621,8 +638,22 @@ impl RoutelabApp {
         ui.menu_button("View", |ui| {
             ui.label("Colour channels by");
             for m in Metric::ALL {
-                ui.radio_value(&mut self.settings.metric, m, m.label())
-                    .on_hover_text(m.help());
+                let available = self.session.sims().any(|s| m.available(s));
+                if ui
+                    .add_enabled(
+                        available,
+                        egui::RadioButton::new(self.settings.metric == m, m.label()),
+                    )
+                    .on_hover_text(m.help())
+                    .on_disabled_hover_text(format!(
+                        "{}\nThe current routing ({}) provides none: use a paths:... routing, e.g. from the Path selection panel",
+                        m.help(),
+                        self.session.sim.routing_name()
+                    ))
+                    .clicked()
+                {
+                    self.settings.metric = m;
+                }
             }
             ui.separator();
             ui.radio_value(&mut self.settings.theme, Theme::Dark, "Dark theme");
@@ -738,6 +769,40 @@ impl RoutelabApp {
                 on_compare: false,
             });
         }
+        ui.separator();
+        ui.toggle_value(&mut self.path_selection.open, "Path selection")
+            .on_hover_text("Show or hide the static path-selection panel: legal paths, MaxCp, GA, SA and their crossing paths");
+    }
+
+    fn path_selection_ui(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::right("path_selection")
+            .resizable(true)
+            .default_size(340.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("path_selection_scroll")
+                    .show(ui, |ui| {
+                        ui.horizontal(|ui| {
+                            ui.label(egui::RichText::new("Static path selection").strong());
+                            if ui
+                                .small_button("Hide")
+                                .on_hover_text("Hide the path-selection panel")
+                                .clicked()
+                            {
+                                self.path_selection.open = false;
+                            }
+                        });
+                        ui.separator();
+                        self.path_selection.ui(
+                            ui,
+                            &self.session.scenario,
+                            self.session.sim.network(),
+                            &mut self.settings.metric,
+                            &mut self.commands,
+                            self.settings.theme,
+                        );
+                    });
+            });
     }
 
     fn status_ui(&mut self, ui: &mut egui::Ui) {
@@ -975,14 +1040,23 @@ impl RoutelabApp {
                 v
             };
             let mut view_rect = None;
+            let heatmap = self.path_selection.heatmap(self.session.sim.network());
             ui.allocate_ui(egui::vec2(ui.available_width(), view_h), |ui| {
                 ui.columns(runs.len(), |cols| {
-                    for (col, (label, sim)) in cols.iter_mut().zip(&runs) {
+                    for (i, (col, (label, sim))) in cols.iter_mut().zip(&runs).enumerate() {
                         let title = format!("{} · {}", sim.network().spec(), label);
-                        let r = network_view::network_ui(
+                        let colouring = match (&heatmap, i) {
+                            (Some((what, values)), 0) => network_view::Colouring {
+                                label: what.clone(),
+                                unit: "paths".into(),
+                                values: values.clone(),
+                            },
+                            _ => network_view::Colouring::of(metric, sim),
+                        };
+                        let r = network_view::network_ui_coloured(
                             col,
                             sim,
-                            metric,
+                            &colouring,
                             theme,
                             &mut selected,
                             &title,

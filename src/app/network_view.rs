@@ -14,19 +14,25 @@ pub enum Metric {
     Utilization,
     QueueingDelay,
     Occupancy,
+    /// The current routing's own per-channel values
+    /// ([`Simulation::routing_channel_values`]): crossing paths of
+    /// path-selection tables.
+    CrossingPaths,
 }
 
 impl Metric {
-    pub const ALL: [Metric; 3] = [
+    pub const ALL: [Metric; 4] = [
         Metric::Utilization,
         Metric::QueueingDelay,
         Metric::Occupancy,
+        Metric::CrossingPaths,
     ];
     pub fn label(self) -> &'static str {
         match self {
             Metric::Utilization => "Utilization",
             Metric::QueueingDelay => "Queueing delay",
             Metric::Occupancy => "Buffer occupancy",
+            Metric::CrossingPaths => "Crossing paths",
         }
     }
     pub fn unit(self) -> &'static str {
@@ -34,6 +40,7 @@ impl Metric {
             Metric::Utilization => "flits/cycle",
             Metric::QueueingDelay => "cycles",
             Metric::Occupancy => "flits",
+            Metric::CrossingPaths => "paths",
         }
     }
     pub fn help(self) -> &'static str {
@@ -45,6 +52,17 @@ impl Metric {
                 "Mean cycles a packet's head waited at the switch before leaving on the channel"
             }
             Metric::Occupancy => "Flits buffered at the channel's downstream end right now",
+            Metric::CrossingPaths => {
+                "Chosen routing paths (one per switch pair) crossing the channel, from the routing's own tables (Villalobos et al. §3); only path-selection routings (paths:...) provide it"
+            }
+        }
+    }
+    /// Whether `sim`'s current routing provides this metric (only
+    /// [`Metric::CrossingPaths`] may be missing).
+    pub fn available(self, sim: &Simulation) -> bool {
+        match self {
+            Metric::CrossingPaths => sim.routing_channel_values().is_some(),
+            _ => true,
         }
     }
     /// The value of every channel.
@@ -57,6 +75,36 @@ impl Metric {
                 .into_iter()
                 .map(|x| x as f64)
                 .collect(),
+            Metric::CrossingPaths => sim
+                .routing_channel_values()
+                .map(|(_, v)| v)
+                .unwrap_or_else(|| vec![0.0; sim.network().num_channels()]),
+        }
+    }
+}
+
+/// What the channels are coloured by: a label and unit for the legend and
+/// tooltips, and one value per channel id.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Colouring {
+    pub label: String,
+    pub unit: String,
+    pub values: Vec<f64>,
+}
+
+impl Colouring {
+    /// A metric of `sim` (a missing routing quantity colours everything 0
+    /// and says so in the legend).
+    pub fn of(metric: Metric, sim: &Simulation) -> Colouring {
+        let label = if metric.available(sim) {
+            metric.label().to_string()
+        } else {
+            format!("{} (none: routing {})", metric.label(), sim.routing_name())
+        };
+        Colouring {
+            label,
+            unit: metric.unit().to_string(),
+            values: metric.values(sim),
         }
     }
 }
@@ -93,6 +141,20 @@ pub fn network_ui(
     ui: &mut egui::Ui,
     sim: &Simulation,
     metric: Metric,
+    theme: Theme,
+    selected: &mut Option<Selected>,
+    title: &str,
+) -> Rect {
+    let colouring = Colouring::of(metric, sim);
+    network_ui_coloured(ui, sim, &colouring, theme, selected, title)
+}
+
+/// [`network_ui`] with the channels coloured by any per-channel values
+/// (e.g. the path-selection panel's crossing paths).
+pub fn network_ui_coloured(
+    ui: &mut egui::Ui,
+    sim: &Simulation,
+    colouring: &Colouring,
     theme: Theme,
     selected: &mut Option<Selected>,
     title: &str,
@@ -176,7 +238,7 @@ pub fn network_ui(
         }
     }
 
-    let values = metric.values(sim);
+    let values = &colouring.values;
     let max = values
         .iter()
         .take(net.num_network_channels())
@@ -295,7 +357,7 @@ pub fn network_ui(
             vec2((rect.width() - 24.0).min(260.0), legend_h),
         ),
         theme,
-        metric,
+        colouring,
         if min == f64::MAX { 0.0 } else { min },
         max,
         ui.visuals().text_color(),
@@ -303,7 +365,7 @@ pub fn network_ui(
 
     // Tooltip.
     if let Some(h) = hovered {
-        let text = describe(net, sim, &values, metric, h);
+        let text = describe(net, sim, colouring, h);
         response.on_hover_ui_at_pointer(|ui| {
             ui.label(text);
         });
@@ -315,7 +377,7 @@ fn legend(
     painter: &egui::Painter,
     rect: Rect,
     theme: Theme,
-    metric: Metric,
+    colouring: &Colouring,
     min: f64,
     max: f64,
     text: Color32,
@@ -334,7 +396,7 @@ fn legend(
     painter.text(
         rect.min,
         Align2::LEFT_TOP,
-        format!("{} ({})", metric.label(), metric.unit()),
+        format!("{} ({})", colouring.label, colouring.unit),
         FontId::proportional(11.0),
         text,
     );
@@ -361,13 +423,7 @@ fn legend(
     );
 }
 
-fn describe(
-    net: &Network,
-    sim: &Simulation,
-    values: &[f64],
-    metric: Metric,
-    h: Selected,
-) -> String {
+fn describe(net: &Network, sim: &Simulation, colouring: &Colouring, h: Selected) -> String {
     match h {
         Selected::Switch(s) => {
             let lat = sim
@@ -383,14 +439,14 @@ fn describe(
         }
         Selected::Channel(c) => {
             let ch = net.channel(c);
-            let v = values.get(c as usize).copied().unwrap_or(0.0);
+            let v = colouring.values.get(c as usize).copied().unwrap_or(0.0);
             format!(
                 "channel {c}: {}\nfrom {} to {}\n{}: {v:.3} {}",
                 net.channel_name(c),
                 Network::endpoint_name(ch.src),
                 Network::endpoint_name(ch.dst),
-                metric.label(),
-                metric.unit()
+                colouring.label,
+                colouring.unit
             )
         }
     }
@@ -459,7 +515,7 @@ pub fn details_ui(ui: &mut egui::Ui, sim: &Simulation, selected: Selected, theme
                 Network::endpoint_name(ch.dst)
             ));
             ui.separator();
-            for m in Metric::ALL {
+            for m in Metric::ALL.into_iter().filter(|m| m.available(sim)) {
                 let v = m.values(sim).get(c as usize).copied().unwrap_or(0.0);
                 ui.label(format!("{}: {v:.3} {}", m.label(), m.unit()))
                     .on_hover_text(m.help());

@@ -164,4 +164,12 @@ pub trait Routing: Send {
     /// Delivery feedback (DRB's acknowledgement): the packet's latency in
     /// cycles, the cycle it was delivered.
     fn on_delivery(&mut self, _pkt: &PacketInfo, _state: &RouteState, _latency: u64, _now: u64) {}
+
+    /// A per-channel quantity the routing itself defines, e.g. crossing
+    /// paths of its chosen tables (Villalobos et al. §3): a label and one
+    /// value per network channel id (a shorter vector means zero for the
+    /// channels after it). `None` when the routing defines none.
+    fn channel_values(&self) -> Option<(String, Vec<f64>)> {
+        None
+    }
 }

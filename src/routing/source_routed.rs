@@ -22,6 +22,9 @@ pub struct SourceRouted {
     hops: Vec<(PortId, u8)>,
     path_vcs: bool,
     vcs: u8,
+    /// Chosen paths crossing each switch-to-switch channel (by channel id,
+    /// up to the highest channel a path uses).
+    crossing: Vec<u32>,
 }
 
 impl SourceRouted {
@@ -31,9 +34,17 @@ impl SourceRouted {
         let n = tables.num_switches();
         let mut first = Vec::with_capacity(n * n.saturating_sub(1) + 1);
         let mut hops = Vec::new();
+        let mut crossing: Vec<u32> = Vec::new();
         for p in 0..n * n.saturating_sub(1) {
             first.push(hops.len() as u32);
-            hops.extend(tables.route_of_pair(p).iter().map(|h| (h.port, h.vc)));
+            for h in tables.route_of_pair(p) {
+                hops.push((h.port, h.vc));
+                let c = h.channel as usize;
+                if crossing.len() <= c {
+                    crossing.resize(c + 1, 0);
+                }
+                crossing[c] += 1;
+            }
         }
         first.push(hops.len() as u32);
         SourceRouted {
@@ -43,7 +54,15 @@ impl SourceRouted {
             hops,
             path_vcs: tables.kind() == LegalKind::Udwm,
             vcs: vcs.max(1),
+            crossing,
         }
+    }
+
+    /// Chosen paths (one per ordered switch pair) crossing each
+    /// switch-to-switch channel, by channel id; the same counts as
+    /// [`crate::paths::Load`] of the choice, up to the highest channel used.
+    pub fn crossing_paths(&self) -> &[u32] {
+        &self.crossing
     }
 }
 
@@ -79,5 +98,38 @@ impl Routing for SourceRouted {
         } else {
             out.push(port, 0, self.vcs - 1);
         }
+    }
+    fn channel_values(&self) -> Option<(String, Vec<f64>)> {
+        Some((
+            "crossing paths".to_string(),
+            self.crossing.iter().map(|&c| c as f64).collect(),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::paths::{Load, PathsSpec};
+    use crate::topology::TopologySpec;
+
+    #[test]
+    fn channel_values_are_the_crossing_paths_of_the_choice() {
+        let spec: TopologySpec = "irregular:8:seed=3".parse().unwrap();
+        let net = spec.build().unwrap();
+        let paths: PathsSpec = PathsSpec::parse_parts(&["updown-dfs", "maxcp"]).unwrap();
+        let (set, choice) = paths.compute(&net, 1).unwrap();
+        let r = SourceRouted::new(paths.to_string(), &RouteTables::new(&set, &choice), 1);
+        let (label, values) = r.channel_values().unwrap();
+        assert_eq!(label, "crossing paths");
+        let load = Load::of(&set, &choice);
+        for (c, &n) in load.counts().iter().enumerate() {
+            assert_eq!(
+                values.get(c).copied().unwrap_or(0.0),
+                n as f64,
+                "channel {c}"
+            );
+        }
+        assert!(values.len() <= net.num_network_channels());
     }
 }

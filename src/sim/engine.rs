@@ -322,6 +322,16 @@ impl Simulation {
     pub fn summary(&self) -> Summary {
         Summary::of(self)
     }
+
+    /// The current routing's own per-channel quantity (e.g. crossing paths
+    /// of path-selection tables, see [`Routing::channel_values`]): its label
+    /// and one value per channel id (zero-padded to every channel), or
+    /// `None` when the current routing (the last epoch's) defines none.
+    pub fn routing_channel_values(&self) -> Option<(String, Vec<f64>)> {
+        let (label, mut values) = self.routings.last()?.channel_values()?;
+        values.resize(self.net.num_channels(), 0.0);
+        Some((label, values))
+    }
 }
 
 fn mean_pairs(v: &[(u64, u64)]) -> Vec<f64> {

@@ -5,7 +5,9 @@
 
 use super::{Network, NetworkBuilder, Shape, TopologyError};
 
-/// Parse an edge list from text; `name` is used in error messages.
+/// Parse an edge list from text; `name` is used in error messages. (The
+/// browser cannot read files, so the web build does not call it.)
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 pub fn parse(spec: String, name: &str, text: &str) -> Result<Network, TopologyError> {
     let bad = |line: usize, problem: String| TopologyError::File {
         path: name.to_string(),
