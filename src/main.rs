@@ -76,7 +76,13 @@ fn main() {
         }
     }
 
-    let web_options = eframe::WebOptions::default();
+    // No dithering: egui's shader would add a noise term to every pixel,
+    // which a software rasteriser (browsers without a GPU) pays for in
+    // frame rate; the views use flat colours, so it buys no visible quality.
+    let web_options = eframe::WebOptions {
+        dithering: false,
+        ..Default::default()
+    };
     wasm_bindgen_futures::spawn_local(async move {
         let Some(document) = web_sys::window().and_then(|w| w.document()) else {
             return;

@@ -228,3 +228,48 @@ fn routing_swaps_live_and_old_packets_finish() {
     assert_eq!(sim.swaps()[1].0, 2000);
     assert!(sim.routing_name().starts_with("updown"));
 }
+
+/// Switches with more than 64 input ports (here 66 hosts plus up to 4
+/// links) need more than one word of the simulator's busy-port bit set: every
+/// flit still gets through and flow control still holds.
+#[test]
+fn switches_with_more_than_64_ports_deliver_everything() {
+    for switching in [Switching::Wormhole, Switching::VirtualCutThrough] {
+        let s = Scenario {
+            topology: "irregular:6:ports=70:hosts=66:seed=1".into(),
+            routing: "updown".into(),
+            load: 0.04,
+            packet_flits: 2,
+            switching,
+            warmup: 0,
+            cycles: 600,
+            seed: 11,
+            ..Scenario::default()
+        };
+        let mut sim = s.build().unwrap();
+        for _ in 0..12 {
+            sim.run_for(50).unwrap();
+            sim.check_invariants().unwrap();
+        }
+        let injected = sim.summary().injected_packets;
+        assert!(injected > 500, "only {injected} packets injected");
+        sim.set_load(0.0);
+        let drained = sim
+            .run_until(
+                |x| x.in_flight_packets() == 0 && x.queued_packets() == 0,
+                200_000,
+            )
+            .unwrap();
+        assert!(drained, "{switching:?}: did not drain");
+        sim.check_invariants().unwrap();
+        let sum = sim.summary();
+        assert!(sum.injected_packets >= injected);
+        assert_eq!(sum.delivered_packets, sum.injected_packets);
+        // Ports 64 and up (the last hosts of each switch) were used too.
+        let net = sim.network();
+        let high_port_hosts = (0..net.num_hosts() as u32)
+            .filter(|&h| net.host(h).port >= 64)
+            .count();
+        assert!(high_port_hosts > 0, "no host sits on a port >= 64");
+    }
+}

@@ -260,3 +260,107 @@ fn path_selection_compares_two_algorithms_side_by_side() {
     h.run();
     assert_eq!(h.state().session.compare.as_ref().unwrap().now(), 100);
 }
+
+/// The file-dialog plumbing without a real dialog: answers delivered on the
+/// channel (as the dialog thread would) are applied on the next frame.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn file_dialog_answers_are_applied_and_no_dialog_shows_the_fallback() {
+    use routelab::app::file_dialog::{Outcome, Purpose};
+    let answer = |h: &mut Harness<'_, RoutelabApp>, purpose: Purpose, outcome: Outcome| {
+        let tx = h.state_mut().file_dialogs.open_with(purpose);
+        h.run();
+        assert!(h.state().file_dialogs.is_open());
+        tx.send(outcome).unwrap();
+        h.run();
+        assert!(!h.state().file_dialogs.is_open());
+    };
+    let mut h = harness();
+    // The buttons are there (never clicked: that would open a real dialog).
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Export curves as CSV to…");
+    h.get_by_label("Export view as PNG to…");
+    h.get_by_label("Save or load scenario JSON...").click();
+    h.run();
+    h.get_by_label("Save as…");
+    h.get_by_label("Open…");
+
+    let dir = std::env::temp_dir().join(format!("routelab-ui-dialog-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let before = h.state().session.scenario.clone();
+    let typed = h.state().settings.file_path.clone();
+
+    // No dialog on this system: say so, change nothing.
+    answer(
+        &mut h,
+        Purpose::LoadScenario,
+        Outcome::Unavailable("xdg-desktop-portal not running".into()),
+    );
+    h.get_by_label(
+        "no file dialog available on this system (xdg-desktop-portal not running); type a path instead",
+    );
+    assert_eq!(h.state().session.scenario, before);
+    assert_eq!(h.state().settings.file_path, typed);
+    answer(&mut h, Purpose::SaveScenario, Outcome::Cancelled);
+    h.get_by_label_contains("no file chosen");
+    assert_eq!(h.state().settings.file_path, typed);
+
+    // Save as: the file is written and becomes the typed path.
+    let saved = dir.join("saved.json");
+    answer(
+        &mut h,
+        Purpose::SaveScenario,
+        Outcome::Picked(saved.clone()),
+    );
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert_eq!(
+        routelab::scenario::Scenario::from_json(&text).unwrap(),
+        before
+    );
+    assert_eq!(h.state().settings.file_path, saved.display().to_string());
+
+    // Open a bad file: the typed path's error, nothing changes.
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"vcs\": \"two\"").unwrap();
+    answer(&mut h, Purpose::LoadScenario, Outcome::Picked(bad));
+    h.get_by_label_contains("The file was not loaded");
+    assert_eq!(h.state().session.scenario, before);
+    assert_eq!(h.state().settings.file_path, saved.display().to_string());
+    answer(
+        &mut h,
+        Purpose::LoadScenario,
+        Outcome::Picked(dir.join("missing.json")),
+    );
+    h.get_by_label_contains("could not read");
+    assert_eq!(h.state().session.scenario, before);
+
+    // Open a good file: applied, and it becomes the typed path.
+    let other = h
+        .state()
+        .presets
+        .iter()
+        .map(|p| p.scenario.clone())
+        .find(|s| *s != before)
+        .unwrap();
+    let good = dir.join("good.json");
+    std::fs::write(&good, other.to_json()).unwrap();
+    answer(&mut h, Purpose::LoadScenario, Outcome::Picked(good.clone()));
+    assert_eq!(h.state().session.scenario, other);
+    assert_eq!(h.state().settings.file_path, good.display().to_string());
+
+    // Export the curves to the chosen file.
+    h.get_by_label("Step 100").click();
+    h.run();
+    let csv = dir.join("curves.csv");
+    answer(
+        &mut h,
+        Purpose::ExportCurvesCsv,
+        Outcome::Picked(csv.clone()),
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.starts_with("run,routing,cycle,"), "{text}");
+    let windows = h.state().session.sim.stats().windows().len();
+    assert_eq!(text.lines().count(), 1 + windows);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,6 +1,7 @@
 //! Files out and in: curves as CSV, the view as PNG, scenarios as JSON.
-//! Natively they are written next to the working directory (or to a path
-//! the user types); on the web they are downloaded and uploaded.
+//! Natively they are written next to the working directory, to a path the
+//! user types, or to one chosen in the system file dialog
+//! ([`super::file_dialog`]); on the web they are downloaded and uploaded.
 
 use crate::sim::Simulation;
 
@@ -52,11 +53,7 @@ pub fn save(filename: &str, mime: &str, bytes: &[u8]) -> Result<String, String> 
     #[cfg(not(target_arch = "wasm32"))]
     {
         let _ = mime;
-        std::fs::write(filename, bytes).map_err(|e| format!("could not write {filename}: {e}"))?;
-        let shown = std::fs::canonicalize(filename)
-            .map(|p| p.display().to_string())
-            .unwrap_or_else(|_| filename.to_string());
-        Ok(format!("saved {shown}"))
+        save_to(std::path::Path::new(filename), bytes)
     }
     #[cfg(target_arch = "wasm32")]
     {
@@ -65,10 +62,19 @@ pub fn save(filename: &str, mime: &str, bytes: &[u8]) -> Result<String, String> 
     }
 }
 
+/// Write bytes to `path` (native). Returns a message for the status line.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn save_to(path: &std::path::Path, bytes: &[u8]) -> Result<String, String> {
+    std::fs::write(path, bytes).map_err(|e| format!("could not write {}: {e}", path.display()))?;
+    let shown = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    Ok(format!("saved {}", shown.display()))
+}
+
 /// Read a text file natively.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn load_text(path: &str) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("could not read {path}: {e}"))
+pub fn load_text(path: impl AsRef<std::path::Path>) -> Result<String, String> {
+    let path = path.as_ref();
+    std::fs::read_to_string(path).map_err(|e| format!("could not read {}: {e}", path.display()))
 }
 
 #[cfg(test)]

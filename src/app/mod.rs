@@ -6,11 +6,14 @@
 //! [`scenario_panel`], [`network_view`], [`plots`], [`sweep`] (background
 //! load sweeps), [`path_selection`] (static path selection, live GA/SA),
 //! [`presets`], [`share`] (scenario in the URL), [`export`]
-//! (CSV, PNG, JSON files), [`theme`], and `web` (browser glue, wasm only).
+//! (CSV, PNG, JSON files), `file_dialog` (the system file dialog, native
+//! only), [`theme`], and `web` (browser glue, wasm only).
 //! UI functions draw and push [`AppCommand`]s; [`RoutelabApp`] applies them
 //! after drawing.
 
 pub mod export;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod file_dialog;
 pub mod network_view;
 pub mod path_selection;
 pub mod playback;
@@ -60,6 +63,10 @@ pub enum AppCommand {
     ExportPng,
     SetTheme(Theme),
     ToggleHelp,
+    /// Open the system file dialog (native only; the answer is applied
+    /// when it comes, see `file_dialog`).
+    #[cfg(not(target_arch = "wasm32"))]
+    OpenFileDialog(file_dialog::Purpose),
 }
 
 /// What the app remembers between runs.
@@ -135,6 +142,13 @@ pub struct RoutelabApp {
     upload: web::Upload,
     #[cfg(target_arch = "wasm32")]
     published_json: String,
+    /// The system file dialog in flight (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub file_dialogs: file_dialog::FileDialogs,
+    /// Where the pending screenshot goes when chosen in the file dialog
+    /// (otherwise `routelab-view.png` in the working directory).
+    #[cfg(not(target_arch = "wasm32"))]
+    png_path: Option<std::path::PathBuf>,
     /// Milliseconds the last frame spent in the app (eframe's measure).
     pub frame_cpu_ms: Option<f32>,
 }
@@ -200,6 +214,10 @@ impl RoutelabApp {
             upload: Default::default(),
             #[cfg(target_arch = "wasm32")]
             published_json: String::new(),
+            #[cfg(not(target_arch = "wasm32"))]
+            file_dialogs: Default::default(),
+            #[cfg(not(target_arch = "wasm32"))]
+            png_path: None,
             frame_cpu_ms: None,
             settings,
         };
@@ -225,7 +243,9 @@ impl RoutelabApp {
             let (hash, query) = web::location_parts();
             let from_url = share::decode_fragment(&hash).or_else(|| share::decode_fragment(&query));
             match from_url {
-                Some(Ok(s)) => app.apply_scenario(s, "the link's scenario"),
+                Some(Ok(s)) => {
+                    app.apply_scenario(s, "the link's scenario");
+                }
                 Some(Err(e)) => app.error(format!("{e} (kept the previous scenario)")),
                 None => web::set_fragment(&share::encode_fragment(&app.session.scenario)),
             }
@@ -252,8 +272,9 @@ impl RoutelabApp {
         });
     }
 
-    /// Rebuild with `s`; on failure show why and change nothing.
-    fn apply_scenario(&mut self, s: Scenario, what: &str) {
+    /// Rebuild with `s`; on failure show why and change nothing. Returns
+    /// whether it was applied.
+    fn apply_scenario(&mut self, s: Scenario, what: &str) -> bool {
         match Session::new(s.clone()) {
             Ok(mut session) => {
                 if let Some(r) = self.session.compare_routing.clone()
@@ -276,9 +297,34 @@ impl RoutelabApp {
                 }
                 #[cfg(target_arch = "wasm32")]
                 web::set_fragment(&share::encode_fragment(&self.session.scenario));
+                true
             }
-            Err(e) => self.error(format!("{what} was not applied: {e}")),
+            Err(e) => {
+                self.error(format!("{what} was not applied: {e}"));
+                false
+            }
         }
+    }
+
+    /// Apply a scenario file's contents; a bad file shows why and changes
+    /// nothing. Returns whether it was applied.
+    fn load_scenario_text(&mut self, text: &str) -> bool {
+        match Scenario::from_json(text) {
+            Ok(s) => self.apply_scenario(s, "The loaded scenario"),
+            Err(e) => {
+                self.error(format!("The file was not loaded: {e}"));
+                false
+            }
+        }
+    }
+
+    /// The live curves of run A (and B) as CSV.
+    fn curves_csv(&self) -> String {
+        let mut runs = vec![("A", &self.session.sim)];
+        if let Some(b) = &self.session.compare {
+            runs.push(("B", b));
+        }
+        export::curves_csv(&runs)
     }
 
     fn apply_commands(&mut self, ctx: &egui::Context) {
@@ -302,7 +348,9 @@ impl RoutelabApp {
                     }
                 }
             }
-            AppCommand::Apply(s) => self.apply_scenario(*s, "The scenario"),
+            AppCommand::Apply(s) => {
+                self.apply_scenario(*s, "The scenario");
+            }
             AppCommand::LoadPreset(i) => {
                 if let Some(p) = self.presets.get(i) {
                     let s = p.scenario.clone();
@@ -365,10 +413,9 @@ impl RoutelabApp {
                     self.error(e);
                 }
             }
-            AppCommand::LoadScenarioText(text) => match Scenario::from_json(&text) {
-                Ok(s) => self.apply_scenario(s, "The loaded scenario"),
-                Err(e) => self.error(format!("The file was not loaded: {e}")),
-            },
+            AppCommand::LoadScenarioText(text) => {
+                self.load_scenario_text(&text);
+            }
             AppCommand::CopyLink => {
                 let fragment = share::encode_fragment(&self.session.scenario);
                 #[cfg(target_arch = "wasm32")]
@@ -385,11 +432,7 @@ impl RoutelabApp {
                 }
             }
             AppCommand::ExportCurvesCsv => {
-                let mut runs = vec![("A", &self.session.sim)];
-                if let Some(b) = &self.session.compare {
-                    runs.push(("B", b));
-                }
-                let csv = export::curves_csv(&runs);
+                let csv = self.curves_csv();
                 match export::save("routelab-curves.csv", "text/csv", csv.as_bytes()) {
                     Ok(m) => self.info(m),
                     Err(e) => self.error(e),
@@ -420,6 +463,8 @@ impl RoutelabApp {
             }
             AppCommand::SetTheme(t) => self.settings.theme = t,
             AppCommand::ToggleHelp => self.show_help = !self.show_help,
+            #[cfg(not(target_arch = "wasm32"))]
+            AppCommand::OpenFileDialog(purpose) => self.open_file_dialog(purpose, ctx),
         }
     }
 
@@ -436,8 +481,16 @@ impl RoutelabApp {
             Some(r) => img.region(&r, Some(ctx.pixels_per_point())),
             None => (*img).clone(),
         };
+        #[cfg(not(target_arch = "wasm32"))]
+        let chosen = self.png_path.take();
         let result = export::png_bytes(img.size[0] as u32, img.size[1] as u32, img.as_raw())
-            .and_then(|png| export::save("routelab-view.png", "image/png", &png));
+            .and_then(|png| {
+                #[cfg(not(target_arch = "wasm32"))]
+                if let Some(path) = chosen {
+                    return export::save_to(&path, &png);
+                }
+                export::save("routelab-view.png", "image/png", &png)
+            });
         match result {
             Ok(m) => self.info(m),
             Err(e) => self.error(format!("PNG export failed: {e}")),
@@ -492,6 +545,10 @@ impl RoutelabApp {
                 Some(Err(e)) => self.error(e),
                 None => {}
             }
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(reply) = self.file_dialogs.poll() {
+            self.apply_dialog_reply(reply, &ctx);
         }
         self.keyboard(&ctx);
         self.apply_commands(&ctx);
@@ -614,12 +671,32 @@ impl RoutelabApp {
                 self.push(AppCommand::ExportCurvesCsv);
                 ui.close();
             }
+            #[cfg(not(target_arch = "wasm32"))]
+            if self.file_dialogs.button(
+                ui,
+                "Export curves as CSV to…",
+                "Choose where to write the curves in the system file dialog",
+                file_dialog::Purpose::ExportCurvesCsv,
+                &mut self.commands,
+            ) {
+                ui.close();
+            }
             if ui.button("Export sweep as CSV").clicked() {
                 self.push(AppCommand::ExportSweepCsv);
                 ui.close();
             }
             if ui.button("Export view as PNG").clicked() {
                 self.push(AppCommand::ExportPng);
+                ui.close();
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            if self.file_dialogs.button(
+                ui,
+                "Export view as PNG to…",
+                "Choose where to write a picture of the network view in the system file dialog",
+                file_dialog::Purpose::ExportPng,
+                &mut self.commands,
+            ) {
                 ui.close();
             }
         });
@@ -1145,6 +1222,23 @@ impl RoutelabApp {
                         .clicked()
                     {
                         self.commands.push(AppCommand::LoadScenario);
+                    }
+                    #[cfg(not(target_arch = "wasm32"))]
+                    {
+                        self.file_dialogs.button(
+                            ui,
+                            "Save as…",
+                            "Choose where to save the running scenario in the system file dialog; the Path field then shows that file",
+                            file_dialog::Purpose::SaveScenario,
+                            &mut self.commands,
+                        );
+                        self.file_dialogs.button(
+                            ui,
+                            "Open…",
+                            "Choose a scenario file in the system file dialog and apply it; a bad file changes nothing",
+                            file_dialog::Purpose::LoadScenario,
+                            &mut self.commands,
+                        );
                     }
                 });
             });

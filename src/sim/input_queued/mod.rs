@@ -20,6 +20,8 @@
 //! VCT) is therefore `H·(link_latency + switch_delay) + link_latency + L - 1`
 //! cycles; store-and-forward adds `L - 1` per switch.
 
+mod allocation;
+
 use super::config::{SimConfig, Switching};
 use super::model::{PortOccupancy, QueuedPacket, SimError, StepIo, SwitchModel};
 use super::packet::{Packet, PacketSlab};
@@ -82,22 +84,28 @@ pub struct InputQueued {
     in_start: Vec<u32>,
     /// Per switch, per port: output channel or NONE.
     sw_out: Vec<Vec<u32>>,
-    /// Per channel: downstream switch (NONE for ejection) and port.
-    ch_dst_switch: Vec<u32>,
+    /// Per input channel (channels < num_in): its switch, its index there
+    /// and its VC bit sets.
+    inch: Vec<InChannel>,
+    /// Words of the per-switch busy-port bit set (`ceil(max ports / 64)`).
+    port_words: usize,
+    /// Per switch, `port_words` words: bit i set when input port
+    /// `in_ports[in_start[s] + i]` holds flits, so allocation visits only
+    /// busy ports instead of scanning every port of every busy switch.
+    busy: Vec<u64>,
+    /// Scratch: the busy input-port indices of the switch being processed,
+    /// ascending.
+    busy_list: Vec<u32>,
     /// Per host: ejection channel and its switch port.
     host_port: Vec<PortId>,
     // Input buffers, indexed by channel · V + vc (channels < num_in).
     flits: Vec<Flit>,
     ivc: Vec<InputVc>,
     cands: Vec<Candidates>,
-    in_rr: Vec<u8>,
-    /// Per input channel: bit x set when VC x holds flits.
-    nonempty: Vec<u16>,
-    /// Per input channel: bit x set when VC x holds an output VC.
-    active: Vec<u16>,
     // Output side, indexed by channel · V + vc (all channels).
     ovc: Vec<OutputVc>,
-    out_rr: Vec<u16>,
+    /// Per channel: switch-allocation state of the output port.
+    outch: Vec<OutChannel>,
     // Per switch.
     sw_flits: Vec<u32>,
     sw_rr: Vec<u32>,
@@ -110,12 +118,38 @@ pub struct InputQueued {
     in_network: u64,
     last_progress: u64,
     watchdog: u64,
-    // Switch allocation scratch: per input port of the switch being
-    // processed, the VC it proposes; per output channel, the best proposal.
+    // Switch allocation scratch: per busy input port of the switch being
+    // processed (as listed in `busy_list`), the VC it proposes; per output
+    // channel, the best proposal.
     proposal: Vec<u32>,
-    grant_stamp: Vec<u64>,
-    grant_prio: Vec<u16>,
-    grant_ivc: Vec<u32>,
+}
+
+/// Per input channel state used together on the hot path (one bounds check
+/// and one cache line instead of one per field).
+#[derive(Clone, Copy, Debug)]
+struct InChannel {
+    /// Bit x set when VC x holds flits.
+    nonempty: u16,
+    /// Bit x set when VC x holds an output VC.
+    active: u16,
+    /// Round-robin pointer of the input port's VC arbiter.
+    rr: u8,
+    /// Downstream switch.
+    switch: u32,
+    /// Index in the switch's `in_ports` slice (its busy-port bit).
+    index: u32,
+}
+
+/// Switch-allocation state of one output port (channel).
+#[derive(Clone, Copy, Debug)]
+struct OutChannel {
+    /// Round-robin pointer of the output arbiter (an input-port index).
+    rr: u16,
+    /// Priority and input VC of the best proposal seen this cycle, valid
+    /// when `stamp` is the current cycle + 1.
+    prio: u16,
+    ivc: u32,
+    stamp: u64,
 }
 
 /// State of one input virtual channel (kept together: one bounds check and
@@ -185,13 +219,31 @@ impl InputQueued {
                     .collect()
             })
             .collect();
-        let mut ch_dst_switch = vec![NONE; nc];
+        let mut inch = vec![
+            InChannel {
+                nonempty: 0,
+                active: 0,
+                rr: 0,
+                switch: NONE,
+                index: NONE,
+            };
+            num_in
+        ];
         for c in net.channels() {
             if let Endpoint::Switch { switch, .. } = c.dst {
-                ch_dst_switch[c.id as usize] = switch;
+                inch[c.id as usize].switch = switch;
             }
         }
         let host_port = net.hosts().iter().map(|h| h.port).collect();
+        let mut max_in = 0;
+        for s in 0..net.num_switches() {
+            let ports = &in_ports[in_start[s] as usize..in_start[s + 1] as usize];
+            max_in = max_in.max(ports.len());
+            for (i, &(_, c)) in ports.iter().enumerate() {
+                inch[c as usize].index = i as u32;
+            }
+        }
+        let port_words = max_in.div_ceil(64).max(1);
         let mut credits = vec![depth as i32; nc * v];
         for c in net.channels() {
             if c.kind == ChannelKind::Ejection {
@@ -201,10 +253,6 @@ impl InputQueued {
             }
         }
         let max_delay = (cfg.link_latency + cfg.switch_delay) as u64;
-        let max_ports = (0..net.num_switches() as u32)
-            .map(|s| net.ports(s).len())
-            .max()
-            .unwrap_or(0);
         InputQueued {
             v,
             depth,
@@ -218,7 +266,10 @@ impl InputQueued {
             in_ports,
             in_start,
             sw_out,
-            ch_dst_switch,
+            inch,
+            port_words,
+            busy: vec![0; net.num_switches() * port_words],
+            busy_list: Vec::with_capacity(max_in),
             host_port,
             flits: vec![Flit::default(); num_in * v * depth],
             ivc: vec![
@@ -232,9 +283,6 @@ impl InputQueued {
                 num_in * v
             ],
             cands: vec![Candidates::default(); num_in * v],
-            in_rr: vec![0; num_in],
-            nonempty: vec![0; num_in],
-            active: vec![0; num_in],
             ovc: credits
                 .into_iter()
                 .map(|credits| OutputVc {
@@ -242,7 +290,15 @@ impl InputQueued {
                     owner: NONE,
                 })
                 .collect(),
-            out_rr: vec![0; nc],
+            outch: vec![
+                OutChannel {
+                    rr: 0,
+                    prio: 0,
+                    ivc: NONE,
+                    stamp: 0,
+                };
+                nc
+            ],
             sw_flits: vec![0; net.num_switches()],
             sw_rr: vec![0; net.num_switches()],
             sending: vec![None; net.num_hosts()],
@@ -252,18 +308,9 @@ impl InputQueued {
             in_network: 0,
             last_progress: 0,
             watchdog: cfg.watchdog_cycles,
-            proposal: vec![NONE; max_ports],
-            grant_stamp: vec![0; nc],
-            grant_prio: vec![0; nc],
-            grant_ivc: vec![NONE; nc],
+            proposal: vec![NONE; max_in],
             net,
         }
-    }
-
-    /// Channel of an output VC index (channel · V + vc).
-    #[inline]
-    fn out_ch_of(&self, o: usize) -> u32 {
-        (o / self.v) as u32
     }
 
     #[inline]
@@ -271,15 +318,26 @@ impl InputQueued {
         self.flits[ivc * self.depth + self.ivc[ivc].head as usize]
     }
 
-    /// SAF: is the whole front packet in this buffer?
-    fn whole_packet_here(&self, ivc: usize) -> bool {
-        let l = self.packet_flits as usize;
-        if (self.ivc[ivc].len as usize) < l {
-            return false;
+    /// A flit reaches the input buffer of its channel's downstream switch.
+    #[inline]
+    fn arrive(&mut self, now: u64, ev: FlitEvent) {
+        let (v, depth) = (self.v, self.depth);
+        let c = ev.ch as usize;
+        let ivc = c * v + ev.vc as usize;
+        let q = &mut self.ivc[ivc];
+        let mut slot = q.head as usize + q.len as usize;
+        if slot >= depth {
+            slot -= depth;
         }
-        let idx = (self.ivc[ivc].head as usize + l - 1) % self.depth;
-        let f = self.flits[ivc * self.depth + idx];
-        f.packet == self.front(ivc).packet && f.flags & TAIL != 0
+        q.len += 1;
+        let mut f = ev.flit;
+        f.arrival = now as u32;
+        self.flits[ivc * depth + slot] = f;
+        let ch = &mut self.inch[c];
+        ch.nonempty |= 1 << ev.vc;
+        let (s, i) = (ch.switch as usize, ch.index as usize);
+        self.sw_flits[s] += 1;
+        self.busy[s * self.port_words + i / 64] |= 1 << (i % 64);
     }
 
     fn deliver(&mut self, now: u64, ev: FlitEvent, io: &mut StepIo<'_>) {
@@ -372,15 +430,15 @@ impl InputQueued {
                 continue;
             };
             let c = self.net.injection_channel(h as u32) as usize;
-            let start = self.host_rr[h] as usize;
-            let Some(vc) = (0..self.v)
-                .map(|i| (start + i) % self.v)
-                .find(|&x| self.ovc[c * self.v + x].credits >= need)
-            else {
+            // Round-robin over the injection channel's VCs (no division:
+            // this runs for every packet).
+            let (v, start) = (self.v, self.host_rr[h] as usize);
+            let vcs = &self.ovc[c * v..(c + 1) * v];
+            let Some(vc) = (start..v).chain(0..start).find(|&x| vcs[x].credits >= need) else {
                 continue;
             };
             io.sources[h].pop_front();
-            self.host_rr[h] = ((vc + 1) % self.v) as u8;
+            self.host_rr[h] = if vc + 1 == v { 0 } else { vc as u8 + 1 };
             let src = self.net.host(h as u32);
             let info = PacketInfo {
                 src_host: h as u32,
@@ -415,232 +473,6 @@ impl InputQueued {
                 },
                 io,
             );
-        }
-    }
-
-    /// Pick an output VC for input VC `ivc` (VC allocation), or None.
-    fn choose_out_vc(&self, ivc: usize, need: i32, out: &[u32]) -> Option<u32> {
-        let mut best: Option<(u32, i32)> = None;
-        for (i, cand) in self.cands[ivc].as_slice().iter().enumerate() {
-            let c = out[cand.port as usize];
-            if c == NONE {
-                continue;
-            }
-            for vc in cand.vc_lo..=cand.vc_hi {
-                let o = c as usize * self.v + vc as usize;
-                if self.ovc[o].owner != NONE || self.ovc[o].credits < need {
-                    continue;
-                }
-                match self.selection {
-                    Selection::Fixed | Selection::FirstFree => return Some(o as u32),
-                    Selection::Adaptive => {
-                        if best.is_none_or(|(_, cr)| self.ovc[o].credits > cr) {
-                            best = Some((o as u32, self.ovc[o].credits));
-                        }
-                    }
-                }
-            }
-            if self.selection == Selection::Fixed && i == 0 {
-                return None;
-            }
-        }
-        best.map(|(o, _)| o)
-    }
-
-    fn switch_step(&mut self, s: usize, now: u64, io: &mut StepIo<'_>) -> Result<(), SimError> {
-        let v = self.v;
-        let first = self.in_start[s] as usize;
-        let np = self.in_start[s + 1] as usize - first;
-        let need = if self.switching == Switching::Wormhole {
-            1
-        } else {
-            self.packet_flits as i32
-        };
-        // Routing and VC allocation, round-robin over input ports.
-        let start = self.sw_rr[s] as usize;
-        for i in 0..np {
-            let mut pi = start + i;
-            if pi >= np {
-                pi -= np;
-            }
-            let (p, c) = self.in_ports[first + pi];
-            let c = c as usize;
-            let mut waiting = self.nonempty[c] & !self.active[c];
-            while waiting != 0 {
-                let x = waiting.trailing_zeros() as usize;
-                waiting &= waiting - 1;
-                let ivc = c * v + x;
-                if self.ivc[ivc].state == IDLE {
-                    let f = self.front(ivc);
-                    debug_assert!(
-                        f.flags & HEAD != 0,
-                        "non-head flit at the front of an idle VC"
-                    );
-                    let pkt = io.packets.get_mut(f.packet);
-                    let cands = &mut self.cands[ivc];
-                    cands.clear();
-                    if pkt.info.dst_switch as usize == s {
-                        cands.push(self.host_port[pkt.info.dst_host as usize], 0, (v - 1) as u8);
-                    } else {
-                        let view = View {
-                            credits: &self.ovc,
-                            out: &self.sw_out[s],
-                            v,
-                        };
-                        let epoch = pkt.epoch as usize;
-                        let info = pkt.info;
-                        io.routings[epoch].route(
-                            s as u32,
-                            p,
-                            &info,
-                            &mut pkt.route,
-                            &view,
-                            io.rng,
-                            cands,
-                        );
-                        if cands.is_empty() {
-                            return Err(SimError::NoRoute {
-                                routing: io.routings[epoch].name(),
-                                switch: s as u32,
-                                dst: info.dst_switch,
-                            });
-                        }
-                    }
-                    self.ivc[ivc].state = ROUTED;
-                }
-                if self.switching == Switching::StoreAndForward && !self.whole_packet_here(ivc) {
-                    continue;
-                }
-                if let Some(o) = self.choose_out_vc(ivc, need, &self.sw_out[s]) {
-                    self.ovc[o as usize].owner = ivc as u32;
-                    self.ivc[ivc].out = o;
-                    self.ivc[ivc].out_ch = self.out_ch_of(o as usize);
-                    self.ivc[ivc].state = ACTIVE;
-                    self.active[c] |= 1 << x;
-                }
-            }
-        }
-        self.sw_rr[s] = if start + 1 >= np { 0 } else { start as u32 + 1 };
-
-        // Switch allocation: each input port proposes one VC (round-robin
-        // from its pointer) whose output VC has a credit...
-        let np16 = np.max(1) as u16;
-        let stamp = now + 1;
-        for pi in 0..np {
-            self.proposal[pi] = NONE;
-            let c = self.in_ports[first + pi].1 as usize;
-            let ready = self.nonempty[c] & self.active[c];
-            if ready == 0 {
-                continue;
-            }
-            // Rotate the mask so that bit 0 is the pointer.
-            let rr = self.in_rr[c] as u32;
-            let rot = ((ready as u32) >> rr) | ((ready as u32) << (v as u32 - rr));
-            let mut cand = rot & ((1u32 << v) - 1);
-            while cand != 0 {
-                let k = cand.trailing_zeros();
-                cand &= cand - 1;
-                let mut x = (rr + k) as usize;
-                if x >= v {
-                    x -= v;
-                }
-                let ivc = c * v + x;
-                let o = self.ivc[ivc].out as usize;
-                if self.ovc[o].credits > 0 {
-                    self.proposal[pi] = ivc as u32;
-                    // ...and each output port keeps the proposal that comes
-                    // first after its own round-robin pointer.
-                    let oc = self.ivc[ivc].out_ch as usize;
-                    // out_rr < np: it is only ever set by this switch.
-                    let ptr = self.out_rr[oc];
-                    let pi16 = pi as u16;
-                    let prio = if pi16 >= ptr {
-                        pi16 - ptr
-                    } else {
-                        pi16 + np16 - ptr
-                    };
-                    if self.grant_stamp[oc] != stamp || prio < self.grant_prio[oc] {
-                        self.grant_stamp[oc] = stamp;
-                        self.grant_prio[oc] = prio;
-                        self.grant_ivc[oc] = ivc as u32;
-                    }
-                    break;
-                }
-            }
-        }
-        for pi in 0..np {
-            let ivc = self.proposal[pi];
-            if ivc == NONE {
-                continue;
-            }
-            let ivc = ivc as usize;
-            let oc = self.ivc[ivc].out_ch as usize;
-            if self.grant_ivc[oc] != ivc as u32 || self.grant_stamp[oc] != stamp {
-                continue;
-            }
-            self.out_rr[oc] = if pi + 1 >= np { 0 } else { pi as u16 + 1 };
-            let c = self.in_ports[first + pi].1 as usize;
-            let x = ivc - c * v;
-            self.in_rr[c] = if x + 1 == v { 0 } else { x as u8 + 1 };
-            self.traverse(s, c, x, now, io);
-        }
-        Ok(())
-    }
-
-    /// Move the front flit of `ivc` across switch `s`.
-    fn traverse(&mut self, s: usize, c: usize, x: usize, now: u64, io: &mut StepIo<'_>) {
-        let v = self.v;
-        let ivc = c * v + x;
-        let mut flit = self.front(ivc);
-        let h = self.ivc[ivc].head as usize + 1;
-        self.ivc[ivc].head = if h == self.depth { 0 } else { h as u16 };
-        self.ivc[ivc].len -= 1;
-        if self.ivc[ivc].len == 0 {
-            self.nonempty[c] &= !(1 << x);
-        }
-        self.sw_flits[s] -= 1;
-        self.last_progress = now;
-        // Credit back upstream for the slot just freed.
-        self.credit_wheel
-            .schedule(now + self.link_latency, ivc as u32);
-        let o = self.ivc[ivc].out as usize;
-        let oc = self.ivc[ivc].out_ch;
-        let waited = (now as u32).wrapping_sub(flit.arrival) as u64;
-        let st = &mut *io.stats;
-        if io.measuring {
-            st.channel_flits[oc as usize] += 1;
-            if flit.flags & HEAD != 0 {
-                st.channel_wait_sum[oc as usize] += waited;
-                st.channel_heads[oc as usize] += 1;
-            }
-        }
-        if oc >= self.first_ejection {
-            flit.arrival = 0;
-            self.flit_wheel.schedule(
-                now + self.link_latency,
-                FlitEvent {
-                    ch: oc,
-                    vc: (o - oc as usize * v) as u8,
-                    flit,
-                },
-            );
-        } else {
-            self.ovc[o].credits -= 1;
-            flit.hops = flit.hops.saturating_add(1);
-            self.flit_wheel.schedule(
-                now + self.link_latency + self.switch_delay,
-                FlitEvent {
-                    ch: oc,
-                    vc: (o - oc as usize * v) as u8,
-                    flit,
-                },
-            );
-        }
-        if flit.flags & TAIL != 0 {
-            self.ovc[o].owner = NONE;
-            self.ivc[ivc].state = IDLE;
-            self.ivc[ivc].out = NONE;
-            self.active[c] &= !(1 << x);
         }
     }
 
@@ -691,29 +523,20 @@ impl SwitchModel for InputQueued {
         self.credit_wheel.give_back(now, credits);
         let due = self.flit_wheel.take(now);
         for &ev in &due {
-            let c = ev.ch as usize;
             if ev.ch >= self.first_ejection {
                 self.deliver(now, ev, io);
             } else {
-                let ivc = c * self.v + ev.vc as usize;
-                let mut slot = self.ivc[ivc].head as usize + self.ivc[ivc].len as usize;
-                if slot >= self.depth {
-                    slot -= self.depth;
-                }
-                let mut f = ev.flit;
-                f.arrival = now as u32;
-                self.flits[ivc * self.depth + slot] = f;
-                self.ivc[ivc].len += 1;
-                self.nonempty[c] |= 1 << ev.vc;
-                self.sw_flits[self.ch_dst_switch[c] as usize] += 1;
+                self.arrive(now, ev);
             }
         }
         self.flit_wheel.give_back(now, due);
         self.inject(now, io);
-        for s in 0..self.sw_flits.len() {
-            if self.sw_flits[s] > 0 {
-                self.switch_step(s, now, io)?;
-            }
+        if let Err(e) = self.allocate(now, io) {
+            return Err(SimError::NoRoute {
+                routing: io.routings[e.epoch].name(),
+                switch: e.switch,
+                dst: e.dst,
+            });
         }
         if self.in_network == 0 {
             self.last_progress = now;
