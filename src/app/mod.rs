@@ -1252,6 +1252,15 @@ impl eframe::App for RoutelabApp {
         self.show(ui);
     }
 
+    /// The background of every panel and of the network view (their own
+    /// fills are off; see [`Theme::apply`]).
+    fn clear_color(&self, _visuals: &egui::Visuals) -> [f32; 4] {
+        self.settings
+            .theme
+            .view_background()
+            .to_normalized_gamma_f32()
+    }
+
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         self.settings.scenario = self.session.scenario.clone();
         self.settings.speed = self.playback.speed;

@@ -163,7 +163,8 @@ pub fn network_ui_coloured(
     let size = ui.available_size().max(vec2(120.0, 120.0));
     let (response, painter) = ui.allocate_painter(size, Sense::click());
     let rect = response.rect;
-    painter.rect_filled(rect, 4.0, theme.view_background());
+    // No background fill: the frame is cleared to the theme's background
+    // (see `Theme::apply`).
 
     let world = net.switch_positions();
     if world.is_empty() {
@@ -522,10 +523,9 @@ pub fn details_ui(ui: &mut egui::Ui, sim: &Simulation, selected: Selected, theme
             }
             let flits = sim
                 .stats()
-                .channel_flits()
+                .channels()
                 .get(c as usize)
-                .copied()
-                .unwrap_or(0);
+                .map_or(0, |x| x.flits);
             ui.label(format!(
                 "Flits sent since cycle {}: {flits}",
                 sim.stats().measure_start()

@@ -11,12 +11,19 @@ pub enum Theme {
 }
 
 impl Theme {
+    /// Make `ctx` use this theme. Panels get no fill of their own: the
+    /// frame is cleared to [`Theme::view_background`] (see the app's
+    /// `clear_color`), so the pixels behind the panels and the network view
+    /// are written once by the clear instead of shaded again by a filled
+    /// rectangle each. That matters where the browser rasterises on the CPU
+    /// (no GPU): see docs/performance.md, "Web build".
     pub fn apply(self, ctx: &egui::Context) {
         let pref = match self {
             Theme::Dark => egui::ThemePreference::Dark,
             Theme::Light => egui::ThemePreference::Light,
         };
         ctx.set_theme(pref);
+        ctx.all_styles_mut(|s| s.visuals.panel_fill = Color32::TRANSPARENT);
     }
     pub fn is_dark(self) -> bool {
         self == Theme::Dark
@@ -29,6 +36,8 @@ impl Theme {
             Color32::from_gray(60)
         }
     }
+    /// The app's background: what the frame is cleared to, behind the
+    /// panels and the network view.
     pub fn view_background(self) -> Color32 {
         if self.is_dark() {
             Color32::from_rgb(18, 20, 26)

@@ -295,18 +295,23 @@ impl Simulation {
     pub fn channel_utilization(&self) -> Vec<f64> {
         let cycles = self.now.saturating_sub(self.stats.measure_start).max(1) as f64;
         self.stats
-            .channel_flits
+            .channels
             .iter()
-            .map(|&f| f as f64 / cycles)
+            .map(|c| c.flits as f64 / cycles)
             .collect()
     }
     /// Per-channel mean head queueing delay (cycles) since measurement started.
     pub fn channel_queueing_delay(&self) -> Vec<f64> {
         self.stats
-            .channel_wait_sum
+            .channels
             .iter()
-            .zip(&self.stats.channel_heads)
-            .map(|(&w, &n)| if n > 0 { w as f64 / n as f64 } else { 0.0 })
+            .map(|c| {
+                if c.heads > 0 {
+                    c.wait_sum as f64 / c.heads as f64
+                } else {
+                    0.0
+                }
+            })
             .collect()
     }
     /// Mean latency of packets by destination switch (0 where none).

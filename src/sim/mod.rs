@@ -21,5 +21,5 @@ pub use histogram::Histogram;
 pub use input_queued::InputQueued;
 pub use model::{PortOccupancy, QueuedPacket, SimError, StepIo, SwitchModel};
 pub use packet::{Packet, PacketSlab};
-pub use stats::{Stats, WindowSample};
+pub use stats::{ChannelCounters, Stats, WindowSample};
 pub use summary::Summary;

@@ -30,6 +30,18 @@ pub struct WindowSample {
     pub queued_packets: u64,
 }
 
+/// Per-channel counters since measurement started.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChannelCounters {
+    /// Flits sent on the channel.
+    pub flits: u64,
+    /// Sum over head flits of the cycles each waited in the buffer feeding
+    /// the channel (from arriving there to leaving on the channel).
+    pub wait_sum: u64,
+    /// Head flits sent on the channel.
+    pub heads: u64,
+}
+
 /// Accumulators.
 #[derive(Clone, Debug)]
 pub struct Stats {
@@ -40,9 +52,8 @@ pub struct Stats {
     pub(crate) delivered_packets: u64,
     pub(crate) injected_packets: u64,
     pub(crate) hops_sum: u64,
-    pub(crate) channel_flits: Vec<u64>,
-    pub(crate) channel_wait_sum: Vec<u64>,
-    pub(crate) channel_heads: Vec<u64>,
+    /// Per channel id (one struct: the hot path touches one cache line).
+    pub(crate) channels: Vec<ChannelCounters>,
     pub(crate) by_dst_switch: Vec<(u64, u64)>,
     pub(crate) by_src_switch: Vec<(u64, u64)>,
     // Lifetime counters (never reset).
@@ -71,9 +82,7 @@ impl Stats {
             delivered_packets: 0,
             injected_packets: 0,
             hops_sum: 0,
-            channel_flits: vec![0; channels],
-            channel_wait_sum: vec![0; channels],
-            channel_heads: vec![0; channels],
+            channels: vec![ChannelCounters::default(); channels],
             by_dst_switch: vec![(0, 0); switches],
             by_src_switch: vec![(0, 0); switches],
             total_injected_packets: 0,
@@ -90,7 +99,7 @@ impl Stats {
 
     /// Start measuring at `now`: clear the measured counters.
     pub(crate) fn reset(&mut self, now: u64) {
-        let channels = self.channel_flits.len();
+        let channels = self.channels.len();
         let switches = self.by_dst_switch.len();
         let keep = Stats {
             total_injected_packets: self.total_injected_packets,
@@ -123,9 +132,9 @@ impl Stats {
     pub fn windows(&self) -> &[WindowSample] {
         &self.windows
     }
-    /// Flits sent on each channel since measurement started.
-    pub fn channel_flits(&self) -> &[u64] {
-        &self.channel_flits
+    /// Per-channel counters (by channel id) since measurement started.
+    pub fn channels(&self) -> &[ChannelCounters] {
+        &self.channels
     }
     /// Cycle measurement started.
     pub fn measure_start(&self) -> u64 {

@@ -34,6 +34,7 @@ impl InputQueued {
             in_ports,
             in_start,
             sw_out,
+            out_start,
             inch,
             port_words,
             busy,
@@ -78,6 +79,7 @@ impl InputQueued {
             packet_flits as i32
         };
         let stamp = now + 1;
+        let mut scratch = Candidates::default();
         for s in 0..sw_flits.len() {
             if sw_flits[s] == 0 {
                 continue;
@@ -85,7 +87,7 @@ impl InputQueued {
             let first = in_start[s] as usize;
             let np = in_start[s + 1] as usize - first;
             let ports = &in_ports[first..first + np];
-            let out = &sw_out[s][..];
+            let out = &sw_out[out_start[s] as usize..out_start[s + 1] as usize];
 
             // The busy input ports (holding flits), ascending. Allocation below
             // does not change which ports hold flits; only traversal does, and
@@ -121,14 +123,19 @@ impl InputQueued {
                     waiting &= waiting - 1;
                     let i = c * v + x;
                     let q = &mut ivcs[i];
-                    if q.state == IDLE {
+                    // A head flit just reaching the front routes into the
+                    // scratch list; only if it then fails to get an output
+                    // VC is the list stored for its retries (`cands[i]`,
+                    // 66 bytes a VC, mostly untouched: smaller working set).
+                    let fresh = q.state == IDLE;
+                    if fresh {
                         let f = flits[i * depth + q.head as usize];
                         debug_assert!(
                             f.flags & HEAD != 0,
                             "non-head flit at the front of an idle VC"
                         );
                         let pkt = io.packets.get_mut(f.packet);
-                        let cand = &mut cands[i];
+                        let cand = &mut scratch;
                         cand.clear();
                         if pkt.info.dst_switch as usize == s {
                             cand.push(host_port[pkt.info.dst_host as usize], 0, (v - 1) as u8);
@@ -158,17 +165,22 @@ impl InputQueued {
                         }
                         q.state = ROUTED;
                     }
-                    if switching == Switching::StoreAndForward
-                        && !whole_packet_here(flits, q, i, depth, packet_flits as usize)
+                    let cand = if fresh { &scratch } else { &cands[i] };
+                    let ready = switching != Switching::StoreAndForward
+                        || whole_packet_here(flits, q, i, depth, packet_flits as usize);
+                    match ready
+                        .then(|| choose_out_vc(cand, ovc, out, v, need, selection))
+                        .flatten()
                     {
-                        continue;
-                    }
-                    if let Some((o, oc)) = choose_out_vc(&cands[i], ovc, out, v, need, selection) {
-                        ovc[o as usize].owner = i as u32;
-                        q.out = o;
-                        q.out_ch = oc;
-                        q.state = ACTIVE;
-                        inch[c].active |= 1 << x;
+                        Some((o, oc)) => {
+                            ovc[o as usize].owner = i as u32;
+                            q.out = o;
+                            q.out_ch = oc;
+                            q.state = ACTIVE;
+                            inch[c].active |= 1 << x;
+                        }
+                        None if fresh => cands[i] = scratch,
+                        None => {}
                     }
                 }
             }
@@ -263,10 +275,11 @@ impl InputQueued {
                 let o = q.out as usize;
                 if measuring {
                     let waited = (now as u32).wrapping_sub(flit.arrival) as u64;
-                    st.channel_flits[oc as usize] += 1;
+                    let k = &mut st.channels[oc as usize];
+                    k.flits += 1;
                     if flit.flags & HEAD != 0 {
-                        st.channel_wait_sum[oc as usize] += waited;
-                        st.channel_heads[oc as usize] += 1;
+                        k.wait_sum += waited;
+                        k.heads += 1;
                     }
                 }
                 let vc = (o - oc as usize * v) as u8;

@@ -82,8 +82,11 @@ pub struct InputQueued {
     in_ports: Vec<(PortId, u32)>,
     /// Switch s owns `in_ports[in_start[s]..in_start[s + 1]]`.
     in_start: Vec<u32>,
-    /// Per switch, per port: output channel or NONE.
-    sw_out: Vec<Vec<u32>>,
+    /// Per switch, per port: output channel or NONE; switch s owns
+    /// `sw_out[out_start[s]..out_start[s + 1]]` (one flat array: no pointer
+    /// to chase per switch).
+    sw_out: Vec<u32>,
+    out_start: Vec<u32>,
     /// Per input channel (channels < num_in): its switch, its index there
     /// and its VC bit sets.
     inch: Vec<InChannel>,
@@ -211,14 +214,12 @@ impl InputQueued {
             );
             in_start.push(in_ports.len() as u32);
         }
-        let sw_out = (0..net.num_switches() as u32)
-            .map(|s| {
-                net.ports(s)
-                    .iter()
-                    .map(|p| p.out_channel.unwrap_or(NONE))
-                    .collect()
-            })
-            .collect();
+        let mut sw_out = Vec::new();
+        let mut out_start = vec![0u32];
+        for s in 0..net.num_switches() as u32 {
+            sw_out.extend(net.ports(s).iter().map(|p| p.out_channel.unwrap_or(NONE)));
+            out_start.push(sw_out.len() as u32);
+        }
         let mut inch = vec![
             InChannel {
                 nonempty: 0,
@@ -266,6 +267,7 @@ impl InputQueued {
             in_ports,
             in_start,
             sw_out,
+            out_start,
             inch,
             port_words,
             busy: vec![0; net.num_switches() * port_words],
