@@ -3,7 +3,11 @@
 use crate::routing::{PacketInfo, RouteState};
 
 /// A packet that has left its source host.
+/// (Aligned to a cache line: its 56 bytes would otherwise straddle two lines
+/// in the slab about every other packet, and the simulator reads the packet
+/// at every switch its head is routed at.)
 #[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
 pub struct Packet {
     pub info: PacketInfo,
     pub route: RouteState,
@@ -13,8 +17,10 @@ pub struct Packet {
     pub inject_cycle: u64,
     /// Which routing (live swap epoch) routes it.
     pub epoch: u16,
-    /// Switch-to-switch hops taken so far.
-    pub hops: u16,
+    /// Switches whose routing the packet's head has passed so far, the
+    /// source and (once there) the destination switch included: its
+    /// switch-to-switch hops are one fewer.
+    pub switches: u16,
     /// Flits delivered to the destination host so far.
     pub received: u16,
 }

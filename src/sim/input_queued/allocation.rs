@@ -131,10 +131,13 @@ impl InputQueued {
                     if fresh {
                         let f = flits[i * depth + q.head as usize];
                         debug_assert!(
-                            f.flags & HEAD != 0,
+                            f.flags() & HEAD != 0,
                             "non-head flit at the front of an idle VC"
                         );
                         let pkt = io.packets.get_mut(f.packet);
+                        // Hops are counted here, where the packet is at
+                        // hand anyway: once per switch its head is routed at.
+                        pkt.switches = pkt.switches.saturating_add(1);
                         let cand = &mut scratch;
                         cand.clear();
                         if pkt.info.dst_switch as usize == s {
@@ -257,7 +260,7 @@ impl InputQueued {
                 let ch = &mut inch[c];
                 ch.rr = if x + 1 == v { 0 } else { x as u8 + 1 };
 
-                let mut flit: Flit = flits[i * depth + q.head as usize];
+                let flit: Flit = flits[i * depth + q.head as usize];
                 let h = q.head as usize + 1;
                 q.head = if h == depth { 0 } else { h as u16 };
                 q.len -= 1;
@@ -274,27 +277,25 @@ impl InputQueued {
                 credit_wheel.schedule(now + link_latency, i as u32);
                 let o = q.out as usize;
                 if measuring {
-                    let waited = (now as u32).wrapping_sub(flit.arrival) as u64;
+                    let waited = flit.waited(now);
                     let k = &mut st.channels[oc as usize];
                     k.flits += 1;
-                    if flit.flags & HEAD != 0 {
+                    if flit.flags() & HEAD != 0 {
                         k.wait_sum += waited;
                         k.heads += 1;
                     }
                 }
                 let vc = (o - oc as usize * v) as u8;
                 if oc >= first_ejection {
-                    flit.arrival = 0;
                     flit_wheel.schedule(now + link_latency, FlitEvent { ch: oc, vc, flit });
                 } else {
                     ovc[o].credits -= 1;
-                    flit.hops = flit.hops.saturating_add(1);
                     flit_wheel.schedule(
                         now + link_latency + switch_delay,
                         FlitEvent { ch: oc, vc, flit },
                     );
                 }
-                if flit.flags & TAIL != 0 {
+                if flit.flags() & TAIL != 0 {
                     ovc[o].owner = NONE;
                     q.state = IDLE;
                     q.out = NONE;
@@ -321,7 +322,7 @@ fn whole_packet_here(flits: &[Flit], q: &InputVc, i: usize, depth: usize, l: usi
     }
     let front = flits[i * depth + q.head as usize];
     let f = flits[i * depth + (q.head as usize + l - 1) % depth];
-    f.packet == front.packet && f.flags & TAIL != 0
+    f.packet == front.packet && f.flags() & TAIL != 0
 }
 
 /// VC allocation for one input VC: the output VC (channel · V + vc) its

@@ -39,15 +39,40 @@ const TAIL: u8 = 2;
 /// Credits of an ejection channel: hosts always accept.
 const SINK_CREDITS: i32 = 1 << 30;
 
+/// A flit in a buffer or on a link: 8 bytes, so the flit rings (the
+/// largest per-cycle working set) stay small.
 #[derive(Clone, Copy, Debug, Default)]
 struct Flit {
     packet: u32,
-    /// Cycle it entered the current buffer (low 32 bits).
-    arrival: u32,
-    flags: u8,
-    /// Switch-to-switch hops so far (counted in the flit, not the packet, to
-    /// spare a packet look-up per hop; saturates at 255).
-    hops: u8,
+    /// Bits 30-31: HEAD and TAIL flags; bits 0-29: the cycle the flit
+    /// entered its current buffer, modulo 2^30 (queueing waits are measured
+    /// modulo 2^30 cycles, far beyond any wait a run sees).
+    meta: u32,
+}
+
+const ARRIVAL_BITS: u32 = (1 << 30) - 1;
+
+impl Flit {
+    #[inline]
+    fn new(packet: u32, flags: u8) -> Flit {
+        Flit {
+            packet,
+            meta: (flags as u32) << 30,
+        }
+    }
+    #[inline]
+    fn flags(self) -> u8 {
+        (self.meta >> 30) as u8
+    }
+    #[inline]
+    fn set_arrival(&mut self, now: u64) {
+        self.meta = (self.meta & !ARRIVAL_BITS) | (now as u32 & ARRIVAL_BITS);
+    }
+    /// Cycles since it entered its buffer.
+    #[inline]
+    fn waited(self, now: u64) -> u64 {
+        ((now as u32).wrapping_sub(self.meta) & ARRIVAL_BITS) as u64
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -333,7 +358,7 @@ impl InputQueued {
         }
         q.len += 1;
         let mut f = ev.flit;
-        f.arrival = now as u32;
+        f.set_arrival(now);
         self.flits[ivc * depth + slot] = f;
         let ch = &mut self.inch[c];
         ch.nonempty |= 1 << ev.vc;
@@ -348,16 +373,13 @@ impl InputQueued {
         let id = ev.flit.packet;
         let p = io.packets.get_mut(id);
         p.received += 1;
-        if ev.flit.flags & HEAD != 0 {
-            p.hops = ev.flit.hops as u16;
-        }
         let st = &mut *io.stats;
         st.total_delivered_flits += 1;
         st.win_delivered_flits += 1;
         if io.measuring {
             st.delivered_flits += 1;
         }
-        if ev.flit.flags & TAIL != 0 {
+        if ev.flit.flags() & TAIL != 0 {
             let p = *p;
             let latency = now - p.gen_cycle;
             st.total_delivered_packets += 1;
@@ -366,7 +388,7 @@ impl InputQueued {
             if io.measuring && p.gen_cycle >= st.measure_start {
                 st.delivered_packets += 1;
                 st.latency.record(latency);
-                st.hops_sum += p.hops as u64;
+                st.hops_sum += p.switches.saturating_sub(1) as u64;
                 let d = &mut st.by_dst_switch[p.info.dst_switch as usize];
                 d.0 += latency;
                 d.1 += 1;
@@ -397,12 +419,7 @@ impl InputQueued {
             FlitEvent {
                 ch: c as u32,
                 vc: s.vc,
-                flit: Flit {
-                    packet: s.packet,
-                    arrival: 0,
-                    flags,
-                    hops: 0,
-                },
+                flit: Flit::new(s.packet, flags),
             },
         );
         self.in_network += 1;
@@ -458,7 +475,7 @@ impl InputQueued {
                 gen_cycle,
                 inject_cycle: now,
                 epoch: epoch as u16,
-                hops: 0,
+                switches: 0,
                 received: 0,
             });
             io.stats.total_injected_packets += 1;
