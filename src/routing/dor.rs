@@ -100,15 +100,30 @@ pub struct CubeDor {
     classes: VcClasses,
     /// Coordinates of every switch, `coords[s * n + d]`.
     coords: Vec<u32>,
+    /// The same coordinates packed one byte per dimension (dimension d in
+    /// bits 8d..8d+8), when there are at most 8 dimensions of radix at most
+    /// 256; empty otherwise. The next dimension to correct is then one XOR
+    /// and a trailing-zeros count per hop instead of a loop.
+    packed: Vec<u64>,
 }
 
 impl CubeDor {
     pub fn new(radix: Vec<u32>, wrap: bool, vcs: u8, tie: TieRule, classes: VcClasses) -> Self {
         let total: u32 = radix.iter().product();
-        let coords = (0..total)
+        let coords: Vec<u32> = (0..total)
             .flat_map(|s| crate::topology::cube::coords(&radix, s))
             .collect();
+        let n = radix.len();
+        let packed = if n <= 8 && radix.iter().all(|&k| k <= 256) {
+            coords
+                .chunks(n.max(1))
+                .map(|c| c.iter().rev().fold(0u64, |acc, &x| acc << 8 | x as u64))
+                .collect()
+        } else {
+            Vec::new()
+        };
         CubeDor {
+            packed,
             radix,
             wrap,
             vcs,
@@ -119,17 +134,17 @@ impl CubeDor {
     }
 
     /// Direction (+1 / -1) for offset `c -> t` in a dimension of radix k.
+    /// Written without data-dependent branches (selects only): under
+    /// random traffic every comparison here is a coin toss, and this runs
+    /// once per packet per dimension at the source and once per hop.
     #[inline]
     fn plus(&self, k: u32, c: u32, t: u32, plus_on_tie: bool) -> bool {
         if !self.wrap {
             return t > c;
         }
         let delta = if t >= c { t - c } else { t + k - c };
-        if 2 * delta == k {
-            plus_on_tie
-        } else {
-            2 * delta < k
-        }
+        let tie = 2 * delta == k;
+        (tie & plus_on_tie) | (!tie & (2 * delta < k))
     }
 }
 
@@ -166,12 +181,10 @@ impl Routing for CubeDor {
         let mut wraps = 0u32;
         for d in 0..n.min(16) {
             let (c, t) = (sc[d], dc[d]);
-            if c != t {
-                let plus = self.plus(self.radix[d], c, t, state.tag >> d & 1 == 1);
-                if (plus && c > t) || (!plus && c < t) {
-                    wraps |= 1 << d;
-                }
-            }
+            let plus = self.plus(self.radix[d], c, t, state.tag >> d & 1 == 1);
+            // Non-short-circuit operators: no branch on the coordinates.
+            let wrap = (c != t) & ((plus & (c > t)) | (!plus & (c < t)));
+            wraps |= (wrap as u32) << d;
         }
         let classes = match self.classes {
             VcClasses::Balanced => rng.next_u32() & 0xFFFF,
@@ -190,34 +203,51 @@ impl Routing for CubeDor {
         _rng: &mut SimRng,
         out: &mut Candidates,
     ) {
-        let n = self.radix.len();
-        let here = &self.coords[at as usize * n..][..n];
-        let there = &self.coords[pkt.dst_switch as usize * n..][..n];
-        for d in 0..n {
-            let (c, t) = (here[d], there[d]);
-            if c == t {
-                continue;
+        let (d, c, t) = if self.packed.is_empty() {
+            let n = self.radix.len();
+            let here = &self.coords[at as usize * n..][..n];
+            let there = &self.coords[pkt.dst_switch as usize * n..][..n];
+            match (0..n).find(|&d| here[d] != there[d]) {
+                Some(d) => (d, here[d], there[d]),
+                None => return,
             }
-            let plus = self.plus(self.radix[d], c, t, state.tag >> (d % 32) & 1 == 1);
-            let port = (2 * d + usize::from(!plus)) as PortId;
-            if self.wrap {
-                let half = self.vcs / 2;
-                let d = d.min(15);
-                let upper = if state.aux >> d & 1 == 1 {
-                    // Crosses the dateline: lower class until it has.
-                    if plus { c < t } else { c > t }
-                } else {
-                    state.aux >> (16 + d) & 1 == 1
-                };
-                if upper {
-                    out.push(port, half, self.vcs - 1);
-                } else {
-                    out.push(port, 0, half - 1);
-                }
+        } else {
+            // The lowest unaligned dimension without a branch per dimension
+            // (which one comes next is a coin toss under random traffic).
+            let (h, g) = (
+                self.packed[at as usize],
+                self.packed[pkt.dst_switch as usize],
+            );
+            let x = h ^ g;
+            if x == 0 {
+                return;
+            }
+            let shift = x.trailing_zeros() & !7;
+            (
+                (shift / 8) as usize,
+                (h >> shift) as u32 & 0xFF,
+                (g >> shift) as u32 & 0xFF,
+            )
+        };
+        let plus = self.plus(self.radix[d], c, t, state.tag >> (d % 32) & 1 == 1);
+        let port = (2 * d + usize::from(!plus)) as PortId;
+        if self.wrap {
+            let half = self.vcs / 2;
+            let bit = d.min(15);
+            // Crosses the dateline: lower class until it has; otherwise the
+            // class chosen at the source. Selects, not branches.
+            let wraps = state.aux >> bit & 1 == 1;
+            let crossed = (plus & (c < t)) | (!plus & (c > t));
+            let class = state.aux >> (16 + bit) & 1 == 1;
+            let upper = (wraps & crossed) | (!wraps & class);
+            let (lo, hi) = if upper {
+                (half, self.vcs - 1)
             } else {
-                out.push(port, 0, self.vcs - 1);
-            }
-            return;
+                (0, half - 1)
+            };
+            out.push(port, lo, hi);
+        } else {
+            out.push(port, 0, self.vcs - 1);
         }
     }
 }
@@ -251,6 +281,65 @@ impl Routing for Ecube {
         let diff = at ^ pkt.dst_switch;
         if diff != 0 {
             out.push(diff.trailing_zeros() as PortId, 0, self.vcs - 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{Stream, stream};
+
+    struct Empty;
+    impl BufferView for Empty {
+        fn free_slots(&self, _port: PortId, _vc: u8) -> u32 {
+            1
+        }
+    }
+
+    /// The packed-coordinate fast path and the general loop choose the same
+    /// port and VC class for every switch pair, tie rule and class draw.
+    #[test]
+    fn packed_coordinates_route_like_the_general_loop() {
+        for (radix, wrap) in [
+            (vec![8, 8], true),
+            (vec![5, 3, 4], true),
+            (vec![6, 5], false),
+            (vec![256, 2], true),
+        ] {
+            for (tie, classes) in [
+                (TieRule::Plus, VcClasses::Strict),
+                (TieRule::Random, VcClasses::Balanced),
+                (TieRule::Parity, VcClasses::Strict),
+            ] {
+                let fast = CubeDor::new(radix.clone(), wrap, 4, tie, classes);
+                assert!(!fast.packed.is_empty());
+                let mut slow = fast.clone();
+                slow.packed.clear();
+                let total: u32 = radix.iter().product();
+                let mut rng = stream(3, Stream::Routing);
+                for a in (0..total).step_by(7) {
+                    for b in 0..total {
+                        let info = PacketInfo {
+                            src_host: a,
+                            dst_host: b,
+                            src_switch: a,
+                            dst_switch: b,
+                            flits: 1,
+                        };
+                        let mut st = RouteState::default();
+                        let mut f = fast.clone();
+                        f.at_source(&info, &mut st, &mut rng);
+                        for at in [a, b, (a + b) % total] {
+                            let (mut cf, mut cs) = (Candidates::default(), Candidates::default());
+                            let (mut sf, mut ss) = (st, st);
+                            f.route(at, 0, &info, &mut sf, &Empty, &mut rng, &mut cf);
+                            slow.route(at, 0, &info, &mut ss, &Empty, &mut rng, &mut cs);
+                            assert_eq!(cf.as_slice(), cs.as_slice(), "{radix:?} {a}->{b} at {at}");
+                        }
+                    }
+                }
+            }
         }
     }
 }

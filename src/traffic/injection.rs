@@ -35,6 +35,19 @@ impl Process {
     }
 }
 
+/// `floor(x)` for `x >= 0`: exact either way, so the same on every
+/// platform; below 2^52 it is a conversion to an integer and back, without
+/// the data-dependent branches of `libm::floor` (whether the gap is under
+/// one cycle is a coin toss at high load, and this runs for every packet).
+#[inline]
+fn floor_non_negative(x: f64) -> f64 {
+    if x < 4_503_599_627_370_496.0 {
+        (x as u64) as f64
+    } else {
+        libm::floor(x)
+    }
+}
+
 /// Per-host arrival clock.
 #[derive(Clone, Copy, Debug)]
 pub struct Arrivals {
@@ -75,7 +88,7 @@ impl Arrivals {
                 let gap = if self.rate >= 1.0 {
                     1.0
                 } else {
-                    1.0 + libm::floor(libm::log(u) / self.log_q)
+                    1.0 + floor_non_negative(libm::log(u) / self.log_q)
                 };
                 self.next += gap;
             }
@@ -102,5 +115,33 @@ impl Arrivals {
         } else {
             u64::MAX
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::floor_non_negative;
+
+    #[test]
+    fn floor_non_negative_matches_libm_floor() {
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            0.25,
+            0.999_999_999_999,
+            1.0,
+            2.5,
+            1e15 + 0.5,
+            4_503_599_627_370_495.5,
+            4_503_599_627_370_496.0,
+            1e20,
+            f64::INFINITY,
+        ];
+        xs.extend((0..10_000).map(|i| i as f64 * 0.137));
+        for x in xs {
+            assert_eq!(floor_non_negative(x), libm::floor(x), "{x}");
+            assert_eq!(1.0 + floor_non_negative(x), 1.0 + libm::floor(x), "{x}");
+        }
+        assert!(floor_non_negative(f64::NAN).is_nan());
     }
 }

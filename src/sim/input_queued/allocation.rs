@@ -2,14 +2,22 @@
 //! switch allocation and traversal (Dally and Towles ch. 16-19; the order
 //! and policies are described on [`InputQueued`]).
 //!
-//! This is the simulator's hot path. The switch's state is borrowed field by
-//! field into locals once per call, so the compiler keeps slice pointers and
-//! lengths in registers instead of reloading them from `self` after every
-//! store; only the input ports that hold flits are visited (a per-switch bit
-//! set), not every port of the switch.
+//! This is the simulator's hot path (docs/performance.md has the
+//! measurements behind each choice):
+//! - the switch's state is borrowed field by field into local slices once
+//!   per call, so the compiler keeps slice pointers in registers instead of
+//!   reloading them from `self` after every store;
+//! - only the input ports that hold flits are visited (a per-switch bit
+//!   set), in one pass that routes, allocates VCs and proposes for switch
+//!   allocation;
+//! - decisions whose outcome is a coin toss under random traffic are
+//!   written as selects rather than branches;
+//! - the router's own indices skip bounds checks ([`super::unchecked`]).
 
+use super::unchecked::{at, at_mut};
 use super::{
-    ACTIVE, Flit, FlitEvent, HEAD, IDLE, InputQueued, InputVc, NONE, OutputVc, ROUTED, TAIL, View,
+    ACTIVE, Flit, FlitEvent, HEAD, IDLE, InChannel, InputQueued, InputVc, NONE, OutputVc, ROUTED,
+    TAIL, View,
 };
 use crate::routing::{Candidates, Selection};
 use crate::sim::config::Switching;
@@ -38,7 +46,6 @@ impl InputQueued {
             inch,
             port_words,
             busy,
-            busy_list,
             host_port,
             flits,
             ivc: ivcs,
@@ -88,48 +95,43 @@ impl InputQueued {
             let np = in_start[s + 1] as usize - first;
             let ports = &in_ports[first..first + np];
             let out = &sw_out[out_start[s] as usize..out_start[s + 1] as usize];
+            let np16 = np.max(1) as u16;
 
-            // The busy input ports (holding flits), ascending. Allocation below
-            // does not change which ports hold flits; only traversal does, and
-            // it comes last.
-            busy_list.clear();
-            for (k, &word) in busy[s * w..(s + 1) * w].iter().enumerate() {
-                let mut word = word;
-                while word != 0 {
-                    busy_list.push((k * 64) as u32 + word.trailing_zeros());
-                    word &= word - 1;
-                }
-            }
-            let nb = busy_list.len();
-
-            // Routing and VC allocation, round-robin over input ports: busy
-            // ports from the switch's pointer on, then those before it.
+            // One pass over the busy input ports (holding flits) in
+            // round-robin order: from the switch's pointer on, then those
+            // before it. Each port first routes its new head flits and
+            // allocates output VCs, then proposes one VC for switch
+            // allocation. Proposing right away is the same as proposing in a
+            // second pass: a port's proposal depends only on its own VCs and
+            // on output credits, which VC allocation elsewhere does not change.
             let start = sw_rr[s] as usize;
-            let split = busy_list
-                .iter()
-                .position(|&pi| pi as usize >= start)
-                .unwrap_or(nb);
-            for j in 0..nb {
-                let b = if split + j >= nb {
-                    split + j - nb
-                } else {
-                    split + j
-                };
-                let (p, c) = ports[busy_list[b] as usize];
+            let mut n = 0;
+            // Where the proposals wrap past the last port (for the
+            // traversal below, which goes in ascending port order): ports
+            // from `start` up come first, so it is their count.
+            let mut split = 0;
+            for pi in BusyPorts::new(&busy[s * w..(s + 1) * w], start) {
+                let (p, c) = *at(ports, pi);
                 let c = c as usize;
-                let mut waiting = inch[c].nonempty & !inch[c].active;
+                let InChannel {
+                    nonempty,
+                    mut active,
+                    rr,
+                    ..
+                } = *at(inch, c);
+                let mut waiting = nonempty & !active;
                 while waiting != 0 {
                     let x = waiting.trailing_zeros() as usize;
                     waiting &= waiting - 1;
                     let i = c * v + x;
-                    let q = &mut ivcs[i];
+                    let q = at_mut(ivcs, i);
                     // A head flit just reaching the front routes into the
                     // scratch list; only if it then fails to get an output
                     // VC is the list stored for its retries (`cands[i]`,
                     // 66 bytes a VC, mostly untouched: smaller working set).
                     let fresh = q.state == IDLE;
                     if fresh {
-                        let f = flits[i * depth + q.head as usize];
+                        let f = *at(flits, i * depth + q.head as usize);
                         debug_assert!(
                             f.flags() & HEAD != 0,
                             "non-head flit at the front of an idle VC"
@@ -176,50 +178,45 @@ impl InputQueued {
                         .flatten()
                     {
                         Some((o, oc)) => {
-                            ovc[o as usize].owner = i as u32;
+                            at_mut(ovc, o as usize).owner = i as u32;
                             q.out = o;
                             q.out_ch = oc;
                             q.state = ACTIVE;
-                            inch[c].active |= 1 << x;
+                            active |= 1 << x;
                         }
                         None if fresh => cands[i] = scratch,
                         None => {}
                     }
                 }
-            }
-            sw_rr[s] = if start + 1 >= np { 0 } else { start as u32 + 1 };
+                at_mut(inch, c).active = active;
 
-            // Switch allocation: each input port proposes one VC (round-robin
-            // from its pointer) whose output VC has a credit...
-            let np16 = np.max(1) as u16;
-            for b in 0..nb {
-                proposal[b] = NONE;
-                let pi = busy_list[b] as usize;
-                let ch = inch[ports[pi].1 as usize];
-                let ready = ch.nonempty & ch.active;
+                // Switch allocation, input stage: the port proposes one
+                // VC (round-robin from its pointer) whose output VC has a
+                // credit...
+                let ready = nonempty & active;
                 if ready == 0 {
                     continue;
                 }
-                let c = ports[pi].1 as usize;
                 // Rotate the mask so that bit 0 is the pointer.
-                let rr = ch.rr as u32;
+                let rr = rr as u32;
                 let rot = ((ready as u32) >> rr) | ((ready as u32) << (v as u32 - rr));
                 let mut pending = rot & ((1u32 << v) - 1);
                 while pending != 0 {
                     let k = pending.trailing_zeros();
                     pending &= pending - 1;
-                    let mut x = (rr + k) as usize;
-                    if x >= v {
-                        x -= v;
-                    }
+                    // (rr + k) mod v, without a branch.
+                    let x = (rr + k) as usize;
+                    let x = x - v * usize::from(x >= v);
                     let i = c * v + x;
-                    let q = ivcs[i];
-                    if ovc[q.out as usize].credits > 0 {
-                        proposal[b] = i as u32;
-                        // ...and each output port keeps the proposal that comes
-                        // first after its own round-robin pointer (out rr < np:
-                        // it is only ever set by this switch).
-                        let g = &mut outch[q.out_ch as usize];
+                    let q = *at(ivcs, i);
+                    if at(ovc, q.out as usize).credits > 0 {
+                        split += usize::from(pi >= start);
+                        *at_mut(proposal, n) = (pi as u32, i as u32);
+                        n += 1;
+                        // ...and each output port keeps the proposal that
+                        // comes first after its own round-robin pointer
+                        // (out rr < np: it is only ever set by this switch).
+                        let g = at_mut(outch, q.out_ch as usize);
                         let pi16 = pi as u16;
                         let prio = if pi16 >= g.rr {
                             pi16 - g.rr
@@ -235,50 +232,57 @@ impl InputQueued {
                     }
                 }
             }
+            sw_rr[s] = if start + 1 >= np { 0 } else { start as u32 + 1 };
 
-            // Grants and traversal: winners send one flit; it reaches the next
-            // switch after link latency + switch delay (a host after the link
-            // latency), and a credit returns upstream after the link latency.
+            // Grants and traversal, in ascending input-port order (the
+            // proposals were made from the round-robin pointer on): winners
+            // send one flit; it reaches the next switch after link latency +
+            // switch delay (a host after the link latency), and a credit
+            // returns upstream after the link latency.
             let st = &mut *io.stats;
             let measuring = io.measuring;
-            for b in 0..nb {
-                let i = proposal[b];
-                if i == NONE {
-                    continue;
-                }
+            let mut sent = 0;
+            for t in 0..n {
+                let (pi, i) = *at(
+                    proposal,
+                    if split + t >= n {
+                        split + t - n
+                    } else {
+                        split + t
+                    },
+                );
                 let i = i as usize;
-                let q: &mut InputVc = &mut ivcs[i];
+                let q: &mut InputVc = at_mut(ivcs, i);
                 let oc = q.out_ch;
-                let g = &mut outch[oc as usize];
-                if g.ivc != i as u32 || g.stamp != stamp {
+                let g = at_mut(outch, oc as usize);
+                debug_assert_eq!(g.stamp, stamp);
+                if g.ivc != i as u32 {
                     continue;
                 }
-                let pi = busy_list[b] as usize;
+                let pi = pi as usize;
                 g.rr = if pi + 1 >= np { 0 } else { pi as u16 + 1 };
-                let c = ports[pi].1 as usize;
+                let c = at(ports, pi).1 as usize;
                 let x = i - c * v;
-                let ch = &mut inch[c];
+                let ch = at_mut(inch, c);
                 ch.rr = if x + 1 == v { 0 } else { x as u8 + 1 };
 
-                let flit: Flit = flits[i * depth + q.head as usize];
+                let flit: Flit = *at(flits, i * depth + q.head as usize);
                 let h = q.head as usize + 1;
                 q.head = if h == depth { 0 } else { h as u16 };
                 q.len -= 1;
-                if q.len == 0 {
-                    ch.nonempty &= !(1 << x);
-                    if ch.nonempty == 0 {
-                        let k = ch.index as usize;
-                        busy[s * w + k / 64] &= !(1 << (k % 64));
-                    }
-                }
-                sw_flits[s] -= 1;
-                *last_progress = now;
+                // Clear the VC's bit when it empties, and the port's busy bit
+                // when the port does: selects, not branches (whether a
+                // buffer just emptied is a coin toss).
+                ch.nonempty &= !(u16::from(q.len == 0) << x);
+                let k = ch.index as usize;
+                *at_mut(busy, s * w + k / 64) &= !(u64::from(ch.nonempty == 0) << (k % 64));
+                sent += 1;
                 // Credit back upstream for the slot just freed.
                 credit_wheel.schedule(now + link_latency, i as u32);
                 let o = q.out as usize;
                 if measuring {
                     let waited = flit.waited(now);
-                    let k = &mut st.channels[oc as usize];
+                    let k = at_mut(&mut st.channels, oc as usize);
                     k.flits += 1;
                     if flit.flags() & HEAD != 0 {
                         k.wait_sum += waited;
@@ -286,24 +290,96 @@ impl InputQueued {
                     }
                 }
                 let vc = (o - oc as usize * v) as u8;
-                if oc >= first_ejection {
-                    flit_wheel.schedule(now + link_latency, FlitEvent { ch: oc, vc, flit });
+                // Into a switch: spend a credit, and the flit also crosses
+                // that switch (switch delay); into a host: neither (hosts
+                // always accept). Selects, not branches.
+                let to_switch = oc < first_ejection;
+                at_mut(ovc, o).credits -= i32::from(to_switch);
+                let delay = if to_switch {
+                    link_latency + switch_delay
                 } else {
-                    ovc[o].credits -= 1;
-                    flit_wheel.schedule(
-                        now + link_latency + switch_delay,
-                        FlitEvent { ch: oc, vc, flit },
-                    );
-                }
+                    link_latency
+                };
+                flit_wheel.schedule(now + delay, FlitEvent { ch: oc, vc, flit });
                 if flit.flags() & TAIL != 0 {
-                    ovc[o].owner = NONE;
+                    at_mut(ovc, o).owner = NONE;
                     q.state = IDLE;
                     q.out = NONE;
                     ch.active &= !(1 << x);
                 }
             }
+            if sent > 0 {
+                sw_flits[s] -= sent;
+                *last_progress = now;
+            }
         }
         Ok(())
+    }
+}
+
+/// The busy input ports of one switch (set bits of its busy-port words), in
+/// round-robin order: from port `start` up, then from 0 up to `start`.
+struct BusyPorts<'a> {
+    words: &'a [u64],
+    start: usize,
+    /// Index of the current word and its remaining bits. With one word (up
+    /// to 64 ports, the common case) the bits are the word rotated right by
+    /// `start`, so one pass yields the ports in round-robin order.
+    k: usize,
+    bits: u64,
+    /// Multi-word sets: words visited so far after the first; the first
+    /// word is visited again last, for its ports below `start`.
+    seg: usize,
+}
+
+impl<'a> BusyPorts<'a> {
+    #[inline(always)]
+    fn new(words: &'a [u64], start: usize) -> Self {
+        let k = start / 64;
+        let bits = if words.len() == 1 {
+            words[0].rotate_right(start as u32)
+        } else {
+            words[k] & (!0u64 << (start % 64))
+        };
+        BusyPorts {
+            words,
+            start,
+            k,
+            bits,
+            seg: 0,
+        }
+    }
+}
+
+impl Iterator for BusyPorts<'_> {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        let w = self.words.len();
+        if w == 1 {
+            if self.bits == 0 {
+                return None;
+            }
+            let pi = (self.bits.trailing_zeros() as usize + self.start) & 63;
+            self.bits &= self.bits - 1;
+            return Some(pi);
+        }
+        loop {
+            if self.bits != 0 {
+                let pi = self.k * 64 + self.bits.trailing_zeros() as usize;
+                self.bits &= self.bits - 1;
+                return Some(pi);
+            }
+            if self.seg == w {
+                return None;
+            }
+            self.seg += 1;
+            self.k = if self.k + 1 == w { 0 } else { self.k + 1 };
+            self.bits = self.words[self.k];
+            if self.seg == w {
+                self.bits &= (1u64 << (self.start % 64)) - 1;
+            }
+        }
     }
 }
 
@@ -320,7 +396,7 @@ fn whole_packet_here(flits: &[Flit], q: &InputVc, i: usize, depth: usize, l: usi
     if (q.len as usize) < l {
         return false;
     }
-    let front = flits[i * depth + q.head as usize];
+    let front = *at(flits, i * depth + q.head as usize);
     let f = flits[i * depth + (q.head as usize + l - 1) % depth];
     f.packet == front.packet && f.flags() & TAIL != 0
 }
@@ -377,6 +453,7 @@ fn free_vc(ovc: &[OutputVc], c: u32, v: usize, lo: u8, hi: u8, need: i32) -> Opt
     let base = c as usize * v;
     (lo..=hi).map(|vc| base + vc as usize).find_map(|o| {
         let ov = ovc[o];
-        (ov.owner == NONE && ov.credits >= need).then_some(o as u32)
+        // `&`, not `&&`: one branch instead of two coin tosses.
+        ((ov.owner == NONE) & (ov.credits >= need)).then_some(o as u32)
     })
 }

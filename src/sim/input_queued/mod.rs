@@ -21,6 +21,7 @@
 //! cycles; store-and-forward adds `L - 1` per switch.
 
 mod allocation;
+mod unchecked;
 
 use super::config::{SimConfig, Switching};
 use super::model::{PortOccupancy, QueuedPacket, SimError, StepIo, SwitchModel};
@@ -29,6 +30,7 @@ use super::timewheel::TimeWheel;
 use crate::routing::{BufferView, Candidates, PacketInfo, RouteState, Selection};
 use crate::topology::{ChannelKind, Endpoint, Network, PortId};
 use std::sync::Arc;
+use unchecked::at_mut;
 
 const NONE: u32 = u32::MAX;
 const IDLE: u8 = 0;
@@ -121,9 +123,6 @@ pub struct InputQueued {
     /// `in_ports[in_start[s] + i]` holds flits, so allocation visits only
     /// busy ports instead of scanning every port of every busy switch.
     busy: Vec<u64>,
-    /// Scratch: the busy input-port indices of the switch being processed,
-    /// ascending.
-    busy_list: Vec<u32>,
     /// Per host: ejection channel and its switch port.
     host_port: Vec<PortId>,
     // Input buffers, indexed by channel · V + vc (channels < num_in).
@@ -146,10 +145,10 @@ pub struct InputQueued {
     in_network: u64,
     last_progress: u64,
     watchdog: u64,
-    // Switch allocation scratch: per busy input port of the switch being
-    // processed (as listed in `busy_list`), the VC it proposes; per output
-    // channel, the best proposal.
-    proposal: Vec<u32>,
+    /// Switch allocation scratch: the proposals of the switch being
+    /// processed, as (input-port index, input VC), in round-robin order
+    /// (one slot per input port).
+    proposal: Vec<(u32, u32)>,
 }
 
 /// Per input channel state used together on the hot path (one bounds check
@@ -296,7 +295,6 @@ impl InputQueued {
             inch,
             port_words,
             busy: vec![0; net.num_switches() * port_words],
-            busy_list: Vec::with_capacity(max_in),
             host_port,
             flits: vec![Flit::default(); num_in * v * depth],
             ivc: vec![
@@ -335,7 +333,7 @@ impl InputQueued {
             in_network: 0,
             last_progress: 0,
             watchdog: cfg.watchdog_cycles,
-            proposal: vec![NONE; max_in],
+            proposal: vec![(NONE, NONE); max_in],
             net,
         }
     }
@@ -351,7 +349,7 @@ impl InputQueued {
         let (v, depth) = (self.v, self.depth);
         let c = ev.ch as usize;
         let ivc = c * v + ev.vc as usize;
-        let q = &mut self.ivc[ivc];
+        let q = at_mut(&mut self.ivc, ivc);
         let mut slot = q.head as usize + q.len as usize;
         if slot >= depth {
             slot -= depth;
@@ -359,12 +357,12 @@ impl InputQueued {
         q.len += 1;
         let mut f = ev.flit;
         f.set_arrival(now);
-        self.flits[ivc * depth + slot] = f;
-        let ch = &mut self.inch[c];
+        *at_mut(&mut self.flits, ivc * depth + slot) = f;
+        let ch = at_mut(&mut self.inch, c);
         ch.nonempty |= 1 << ev.vc;
         let (s, i) = (ch.switch as usize, ch.index as usize);
-        self.sw_flits[s] += 1;
-        self.busy[s * self.port_words + i / 64] |= 1 << (i % 64);
+        *at_mut(&mut self.sw_flits, s) += 1;
+        *at_mut(&mut self.busy, s * self.port_words + i / 64) |= 1 << (i % 64);
     }
 
     fn deliver(&mut self, now: u64, ev: FlitEvent, io: &mut StepIo<'_>) {
@@ -537,7 +535,7 @@ impl SwitchModel for InputQueued {
     fn step(&mut self, now: u64, io: &mut StepIo<'_>) -> Result<(), SimError> {
         let credits = self.credit_wheel.take(now);
         for &o in &credits {
-            self.ovc[o as usize].credits += 1;
+            at_mut(&mut self.ovc, o as usize).credits += 1;
         }
         self.credit_wheel.give_back(now, credits);
         let due = self.flit_wheel.take(now);
