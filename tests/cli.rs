@@ -152,3 +152,34 @@ fn topo_json_and_channel_csv() {
     assert!(text.starts_with("channel,name,kind,src,dst,utilization,queueing_delay"));
     assert_eq!(text.lines().count(), 1 + 24 + 18);
 }
+
+/// A reader that goes away (`routelab sim --json | head -c 0`) ends the
+/// command quietly: exit 0, no panic message.
+#[test]
+fn closed_stdout_is_not_a_panic() {
+    use std::process::Stdio;
+    for cmd in [
+        &[
+            "sim",
+            "--topology",
+            "torus:8x8",
+            "--cycles",
+            "3000",
+            "--json",
+        ][..],
+        &["topo", "--topology", "torus:8x8"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_routelab"))
+            .args(cmd)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the read end before the command writes anything.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{cmd:?}: {err}");
+        assert_eq!(out.status.code(), Some(0), "{cmd:?}: {err}");
+    }
+}

@@ -286,6 +286,18 @@ fn file_dialog_answers_are_applied_and_no_dialog_shows_the_fallback() {
     h.get_by_label("Save as…");
     h.get_by_label("Open…");
 
+    // A dialog that never answers: "Stop waiting" in the status bar frees
+    // the buttons, and a late answer is ignored.
+    let late = h.state_mut().file_dialogs.open_with(Purpose::LoadScenario);
+    h.run();
+    assert!(h.state().file_dialogs.is_open());
+    h.get_by_label("Stop waiting").click();
+    h.run();
+    assert!(!h.state().file_dialogs.is_open());
+    assert!(late.send(Outcome::Cancelled).is_err());
+    h.run();
+    assert!(h.query_by_label("Stop waiting").is_none());
+
     let dir = std::env::temp_dir().join(format!("routelab-ui-dialog-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let before = h.state().session.scenario.clone();

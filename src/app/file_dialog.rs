@@ -156,6 +156,14 @@ impl FileDialogs {
         }
     }
 
+    /// Stop waiting for the dialog in flight: its buttons work again and a
+    /// late answer is dropped. For a desktop portal that accepted the
+    /// request but never shows a dialog (or a dialog left on another
+    /// workspace).
+    pub fn forget(&mut self) {
+        self.pending = None;
+    }
+
     /// The finished dialog, if its answer has come. A dialog thread that
     /// died without answering counts as no dialog.
     pub fn poll(&mut self) -> Option<Reply> {

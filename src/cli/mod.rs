@@ -11,7 +11,21 @@ mod topo;
 
 pub use args::{Cli, Command, ScenarioArgs};
 
+use std::io::Write;
 use std::process::ExitCode;
+
+/// Write a command's output to standard output. A reader that has gone
+/// away (`routelab sim --json | head -c 100`) is not an error: the output
+/// simply has nowhere to go, as with any Unix filter. Other write failures
+/// (a full disk) are reported.
+fn emit(text: &str) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(CliError::Run(format!("cannot write the output: {e}"))),
+    }
+}
 
 /// A CLI failure: bad input (exit 2) or a failed run (exit 1).
 #[derive(Debug)]

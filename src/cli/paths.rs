@@ -236,9 +236,9 @@ pub fn run(a: PathsArgs) -> Result<(), CliError> {
         }
     }
     if a.json {
-        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+        super::emit(&(serde_json::to_string(&report).unwrap_or_default() + "\n"))?;
     } else {
-        print!("{}", readable(&report));
+        super::emit(&readable(&report))?;
     }
     Ok(())
 }

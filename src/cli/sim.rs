@@ -55,9 +55,9 @@ pub fn run(a: SimArgs) -> Result<(), CliError> {
         write_file(path, &channels_csv(&sim)?)?;
     }
     if a.json {
-        println!("{}", serde_json::to_string(&r).unwrap_or_default());
+        super::emit(&(serde_json::to_string(&r).unwrap_or_default() + "\n"))?;
     } else {
-        print!("{}", readable(&r));
+        super::emit(&readable(&r))?;
     }
     Ok(())
 }

@@ -163,9 +163,9 @@ pub fn run(a: SweepArgs) -> Result<(), CliError> {
         write_file(path, &csv_text(&report)?)?;
     }
     if a.json {
-        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+        super::emit(&(serde_json::to_string(&report).unwrap_or_default() + "\n"))?;
     } else {
-        print!("{}", table(&report));
+        super::emit(&table(&report))?;
     }
     Ok(())
 }

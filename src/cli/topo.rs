@@ -60,12 +60,12 @@ pub fn run(a: TopoArgs) -> Result<(), CliError> {
     let net = spec.build().map_err(|e| CliError::Input(e.to_string()))?;
     let r = report(&net);
     if a.json {
-        println!("{}", serde_json::to_string(&r).unwrap_or_default());
+        super::emit(&(serde_json::to_string(&r).unwrap_or_default() + "\n"))?;
     } else {
-        println!(
+        super::emit(&format!(
             "{}: {} switches, {} hosts, {} switch-to-switch channels\n\
              diameter {}, average distance {:.3} (between hosts {:.3})\n\
-             capacity {:.4} flits/host/cycle under uniform traffic",
+             capacity {:.4} flits/host/cycle under uniform traffic\n",
             r.topology,
             r.switches,
             r.hosts,
@@ -74,7 +74,7 @@ pub fn run(a: TopoArgs) -> Result<(), CliError> {
             r.avg_distance,
             r.avg_host_distance,
             r.capacity
-        );
+        ))?;
     }
     Ok(())
 }

@@ -416,6 +416,12 @@ fn choose_out_vc(
     selection: Selection,
 ) -> Option<(u32, u32)> {
     let mut connected = cands.as_slice().iter().filter_map(|cand| {
+        debug_assert!(
+            (cand.vc_hi as usize) < v && cand.vc_lo <= cand.vc_hi,
+            "a routing offered VCs {}..={} of {v}",
+            cand.vc_lo,
+            cand.vc_hi
+        );
         let c = out[cand.port as usize];
         (c != NONE).then_some((c, cand.vc_lo, cand.vc_hi))
     });

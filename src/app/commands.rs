@@ -1,0 +1,264 @@
+//! Applying [`AppCommand`]s: scenario changes, playback, runs and
+//! exports requested by the UI, and the keyboard shortcuts. The UI draws
+//! and pushes commands; [`RoutelabApp`] applies them here after drawing.
+
+use super::*;
+
+impl RoutelabApp {
+    /// Rebuild with `s`; on failure show why and change nothing. Returns
+    /// whether it was applied.
+    pub(super) fn apply_scenario(&mut self, s: Scenario, what: &str) -> bool {
+        match Session::new(s.clone()) {
+            Ok(mut session) => {
+                if let Some(r) = self.session.compare_routing.clone()
+                    && let Err(e) = session.set_compare(Some(r))
+                {
+                    self.info(format!("Stopped comparing: {e}"));
+                    self.settings.compare_routing = None;
+                }
+                if session.sim.network().spec() != self.session.sim.network().spec() {
+                    self.path_selection.stop();
+                }
+                self.path_selection.sync_from(&session.scenario);
+                self.session = session;
+                self.draft = s.clone();
+                self.settings.scenario = s;
+                self.selected = None;
+                self.playback.apply(PlaybackCommand::Pause);
+                if matches!(&self.message, Some(m) if m.is_error) {
+                    self.message = None;
+                }
+                #[cfg(target_arch = "wasm32")]
+                web::set_fragment(&share::encode_fragment(&self.session.scenario));
+                true
+            }
+            Err(e) => {
+                self.error(format!("{what} was not applied: {e}"));
+                false
+            }
+        }
+    }
+
+    /// Apply a scenario file's contents; a bad file shows why and changes
+    /// nothing. Returns whether it was applied.
+    pub(super) fn load_scenario_text(&mut self, text: &str) -> bool {
+        match Scenario::from_json(text) {
+            Ok(s) => self.apply_scenario(s, "The loaded scenario"),
+            Err(e) => {
+                self.error(format!("The file was not loaded: {e}"));
+                false
+            }
+        }
+    }
+
+    /// The live curves of run A (and B) as CSV.
+    pub(super) fn curves_csv(&self) -> String {
+        let mut runs = vec![("A", &self.session.sim)];
+        if let Some(b) = &self.session.compare {
+            runs.push(("B", b));
+        }
+        export::curves_csv(&runs)
+    }
+
+    pub(super) fn apply_commands(&mut self, ctx: &egui::Context) {
+        let commands = std::mem::take(&mut self.commands);
+        for cmd in commands {
+            self.apply_command(cmd, ctx);
+        }
+    }
+
+    pub(super) fn apply_command(&mut self, cmd: AppCommand, ctx: &egui::Context) {
+        match cmd {
+            AppCommand::Playback(p) => {
+                self.playback.apply(p);
+                if let PlaybackCommand::SetSpeed(s) = p {
+                    self.settings.speed = s;
+                }
+                if self.playback.reset_requested {
+                    self.playback.reset_requested = false;
+                    if let Err(e) = self.session.reset() {
+                        self.error(e);
+                    }
+                }
+            }
+            AppCommand::Apply(s) => {
+                self.apply_scenario(*s, "The scenario");
+            }
+            AppCommand::LoadPreset(i) => {
+                if let Some(p) = self.presets.get(i) {
+                    let s = p.scenario.clone();
+                    let name = s.name.clone();
+                    self.apply_scenario(s, &format!("Preset \"{name}\""));
+                }
+            }
+            AppCommand::SwapRouting { spec, on_compare } => {
+                match self.session.swap_routing(&spec, on_compare) {
+                    Ok(()) => self.info(format!(
+                        "Swapped {} to {spec} at cycle {}",
+                        if on_compare { "run B" } else { "the balancer" },
+                        self.session.now()
+                    )),
+                    Err(e) => self.error(format!("Swap refused: {e}")),
+                }
+            }
+            AppCommand::SetCompare(r) => match self.session.set_compare(r.clone()) {
+                Ok(()) => {
+                    self.settings.compare_routing = r;
+                    self.selected = None;
+                }
+                Err(e) => self.error(format!("Cannot compare: {e}")),
+            },
+            AppCommand::StartSweep => {
+                let mut routings = vec![self.session.scenario.routing.clone()];
+                routings.extend(self.session.compare_routing.clone());
+                match SweepJob::new(
+                    self.session.scenario.clone(),
+                    &routings,
+                    &self.settings.sweep,
+                ) {
+                    Ok(job) => {
+                        self.sweep = SweepRunner::start(job);
+                        self.show_sweep_plot = true;
+                    }
+                    Err(e) => self.error(format!("Sweep not started: {e}")),
+                }
+            }
+            AppCommand::CancelSweep => self.sweep.cancel(),
+            AppCommand::SaveScenario => {
+                let json = self.session.scenario.to_json();
+                #[cfg(not(target_arch = "wasm32"))]
+                let name = self.settings.file_path.clone();
+                #[cfg(target_arch = "wasm32")]
+                let name = "scenario.json".to_string();
+                match export::save(&name, "application/json", json.as_bytes()) {
+                    Ok(m) => self.info(m),
+                    Err(e) => self.error(e),
+                }
+            }
+            AppCommand::LoadScenario => {
+                #[cfg(not(target_arch = "wasm32"))]
+                match export::load_text(&self.settings.file_path) {
+                    Ok(text) => self.apply_command(AppCommand::LoadScenarioText(text), ctx),
+                    Err(e) => self.error(e),
+                }
+                #[cfg(target_arch = "wasm32")]
+                if let Err(e) = web::pick_text_file(self.upload.clone(), ctx.clone()) {
+                    self.error(e);
+                }
+            }
+            AppCommand::LoadScenarioText(text) => {
+                self.load_scenario_text(&text);
+            }
+            AppCommand::CopyLink => {
+                let fragment = share::encode_fragment(&self.session.scenario);
+                #[cfg(target_arch = "wasm32")]
+                {
+                    web::set_fragment(&fragment);
+                    let href = web::href();
+                    ctx.copy_text(href);
+                    self.info("Link copied: it opens this experiment");
+                }
+                #[cfg(not(target_arch = "wasm32"))]
+                {
+                    ctx.copy_text(format!("#{fragment}"));
+                    self.info("Copied the link fragment (#scenario=...); append it to the web app's address");
+                }
+            }
+            AppCommand::ExportCurvesCsv => {
+                let csv = self.curves_csv();
+                match export::save("routelab-curves.csv", "text/csv", csv.as_bytes()) {
+                    Ok(m) => self.info(m),
+                    Err(e) => self.error(e),
+                }
+            }
+            AppCommand::ExportSweepCsv => {
+                let points = self.sweep.progress().points;
+                if points.is_empty() {
+                    self.error("No sweep results yet: run a sweep first");
+                } else {
+                    let csv = sweep::sweep_csv(&points);
+                    match export::save("routelab-sweep.csv", "text/csv", csv.as_bytes()) {
+                        Ok(m) => self.info(m),
+                        Err(e) => self.error(e),
+                    }
+                }
+            }
+            AppCommand::ExportPng => {
+                let slot = self.screenshot.clone();
+                let ctx2 = ctx.clone();
+                ctx.request_screenshot(move |img| {
+                    if let Ok(mut s) = slot.lock() {
+                        *s = Some(img);
+                    }
+                    ctx2.request_repaint();
+                });
+                self.screenshot_pending = true;
+            }
+            AppCommand::SetTheme(t) => self.settings.theme = t,
+            AppCommand::ToggleHelp => self.show_help = !self.show_help,
+            #[cfg(not(target_arch = "wasm32"))]
+            AppCommand::OpenFileDialog(purpose) => self.open_file_dialog(purpose, ctx),
+        }
+    }
+
+    pub(super) fn finish_screenshot(&mut self, ctx: &egui::Context) {
+        if !self.screenshot_pending {
+            return;
+        }
+        let img = self.screenshot.lock().ok().and_then(|mut s| s.take());
+        let Some(img) = img else {
+            return;
+        };
+        self.screenshot_pending = false;
+        let img = match self.view_rect {
+            Some(r) => img.region(&r, Some(ctx.pixels_per_point())),
+            None => (*img).clone(),
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let chosen = self.png_path.take();
+        let result = export::png_bytes(img.size[0] as u32, img.size[1] as u32, img.as_raw())
+            .and_then(|png| {
+                #[cfg(not(target_arch = "wasm32"))]
+                if let Some(path) = chosen {
+                    return export::save_to(&path, &png);
+                }
+                export::save("routelab-view.png", "image/png", &png)
+            });
+        match result {
+            Ok(m) => self.info(m),
+            Err(e) => self.error(format!("PNG export failed: {e}")),
+        }
+    }
+
+    pub(super) fn keyboard(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        use egui::{Key, Modifiers};
+        let (space, right, help, esc) = ctx.input_mut(|i| {
+            let help = i.consume_key(Modifiers::SHIFT, Key::Questionmark)
+                || i.consume_key(Modifiers::NONE, Key::Questionmark)
+                || i.events
+                    .iter()
+                    .any(|e| matches!(e, egui::Event::Text(t) if t == "?"));
+            (
+                i.consume_key(Modifiers::NONE, Key::Space),
+                i.consume_key(Modifiers::NONE, Key::ArrowRight),
+                help,
+                i.consume_key(Modifiers::NONE, Key::Escape),
+            )
+        });
+        if space {
+            self.push(AppCommand::Playback(PlaybackCommand::TogglePlay));
+        }
+        if right {
+            self.push(AppCommand::Playback(PlaybackCommand::Step(1)));
+        }
+        if help {
+            self.push(AppCommand::ToggleHelp);
+        }
+        if esc {
+            self.show_help = false;
+        }
+    }
+}

@@ -1,0 +1,246 @@
+//! The top of the window: the menu bar (file, presets, view, help) and the
+//! playback toolbar.
+
+use super::*;
+
+impl RoutelabApp {
+    pub(super) fn top_ui(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::top("menu_bar").show(ui, |ui| {
+            egui::MenuBar::new().ui(ui, |ui| {
+                self.menus_ui(ui);
+            });
+        });
+        egui::Panel::top("toolbar").show(ui, |ui| {
+            ui.add_space(2.0);
+            ui.horizontal_wrapped(|ui| self.toolbar_ui(ui));
+            if let Some(m) = self.message.clone() {
+                ui.horizontal(|ui| {
+                    let color = if m.is_error {
+                        self.settings.theme.error()
+                    } else {
+                        self.settings.theme.info()
+                    };
+                    ui.colored_label(color, &m.text);
+                    if ui.small_button("Close").on_hover_text("Dismiss").clicked() {
+                        self.message = None;
+                    }
+                });
+            }
+            ui.add_space(2.0);
+        });
+    }
+
+    pub(super) fn menus_ui(&mut self, ui: &mut egui::Ui) {
+        ui.menu_button("File", |ui| {
+            let save = if cfg!(target_arch = "wasm32") {
+                "Download scenario JSON"
+            } else {
+                "Save or load scenario JSON..."
+            };
+            if ui.button(save).clicked() {
+                if cfg!(target_arch = "wasm32") {
+                    self.push(AppCommand::SaveScenario);
+                } else {
+                    self.show_file_window = true;
+                }
+                ui.close();
+            }
+            if cfg!(target_arch = "wasm32") && ui.button("Upload scenario JSON...").clicked() {
+                self.push(AppCommand::LoadScenario);
+                ui.close();
+            }
+            if ui
+                .button("Copy link to this experiment")
+                .on_hover_text(
+                    "The link carries the scenario: opening it shows the same experiment",
+                )
+                .clicked()
+            {
+                self.push(AppCommand::CopyLink);
+                ui.close();
+            }
+            ui.separator();
+            if ui.button("Export curves as CSV").clicked() {
+                self.push(AppCommand::ExportCurvesCsv);
+                ui.close();
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            if self.file_dialogs.button(
+                ui,
+                "Export curves as CSV to…",
+                "Choose where to write the curves in the system file dialog",
+                file_dialog::Purpose::ExportCurvesCsv,
+                &mut self.commands,
+            ) {
+                ui.close();
+            }
+            if ui.button("Export sweep as CSV").clicked() {
+                self.push(AppCommand::ExportSweepCsv);
+                ui.close();
+            }
+            if ui.button("Export view as PNG").clicked() {
+                self.push(AppCommand::ExportPng);
+                ui.close();
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            if self.file_dialogs.button(
+                ui,
+                "Export view as PNG to…",
+                "Choose where to write a picture of the network view in the system file dialog",
+                file_dialog::Purpose::ExportPng,
+                &mut self.commands,
+            ) {
+                ui.close();
+            }
+        });
+        ui.menu_button("Presets", |ui| {
+            for (i, p) in self.presets.iter().enumerate() {
+                if ui
+                    .button(&p.scenario.name)
+                    .on_hover_text(format!("{}\n({})", p.scenario.description, p.source))
+                    .clicked()
+                {
+                    self.commands.push(AppCommand::LoadPreset(i));
+                    ui.close();
+                }
+            }
+        });
+        ui.menu_button("View", |ui| {
+            ui.label("Colour channels by");
+            for m in Metric::ALL {
+                let available = self.session.sims().any(|s| m.available(s));
+                if ui
+                    .add_enabled(
+                        available,
+                        egui::RadioButton::new(self.settings.metric == m, m.label()),
+                    )
+                    .on_hover_text(m.help())
+                    .on_disabled_hover_text(format!(
+                        "{}\nThe current routing ({}) provides none: use a paths:... routing, e.g. from the Path selection panel",
+                        m.help(),
+                        self.session.sim.routing_name()
+                    ))
+                    .clicked()
+                {
+                    self.settings.metric = m;
+                }
+            }
+            ui.separator();
+            ui.radio_value(&mut self.settings.theme, Theme::Dark, "Dark theme");
+            ui.radio_value(&mut self.settings.theme, Theme::Light, "Light theme");
+        });
+        ui.menu_button("Help", |ui| {
+            if ui.button("Keyboard shortcuts (?)").clicked() {
+                self.push(AppCommand::ToggleHelp);
+                ui.close();
+            }
+        });
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let (label, next) = match self.settings.theme {
+                Theme::Dark => ("Light theme", Theme::Light),
+                Theme::Light => ("Dark theme", Theme::Dark),
+            };
+            if ui.button(label).on_hover_text("Switch theme").clicked() {
+                self.push(AppCommand::SetTheme(next));
+            }
+            ui.label(egui::RichText::new("routelab").strong());
+        });
+    }
+
+    pub(super) fn toolbar_ui(&mut self, ui: &mut egui::Ui) {
+        let pb = |c: PlaybackCommand| {
+            let mut t = c.description();
+            if let Some(k) = c.shortcut() {
+                t.push_str(&format!(" ({k})"));
+            }
+            t
+        };
+        if self.playback.playing {
+            if ui
+                .button("Pause")
+                .on_hover_text(pb(PlaybackCommand::Pause))
+                .clicked()
+            {
+                self.push(AppCommand::Playback(PlaybackCommand::Pause));
+            }
+        } else if ui
+            .button("Play")
+            .on_hover_text(pb(PlaybackCommand::Play))
+            .clicked()
+        {
+            self.push(AppCommand::Playback(PlaybackCommand::Play));
+        }
+        if ui
+            .button("Step")
+            .on_hover_text(pb(PlaybackCommand::Step(1)))
+            .clicked()
+        {
+            self.push(AppCommand::Playback(PlaybackCommand::Step(1)));
+        }
+        let n = self.settings.step_n;
+        if ui
+            .button(format!("Step {n}"))
+            .on_hover_text(pb(PlaybackCommand::Step(n)))
+            .clicked()
+        {
+            self.push(AppCommand::Playback(PlaybackCommand::Step(n)));
+        }
+        ui.add(egui::DragValue::new(&mut self.settings.step_n).range(1..=1_000_000))
+            .on_hover_text("Cycles per multi-step");
+        ui.separator();
+        let mut speed = self.playback.speed;
+        egui::ComboBox::from_id_salt("speed")
+            .selected_text(speed.label())
+            .show_ui(ui, |ui| {
+                for s in Speed::CHOICES {
+                    ui.selectable_value(&mut speed, s, s.label());
+                }
+            })
+            .response
+            .on_hover_text("Speed while playing; \"as fast as it goes\" refreshes the view about 10 times a second");
+        if speed != self.playback.speed {
+            self.push(AppCommand::Playback(PlaybackCommand::SetSpeed(speed)));
+        }
+        ui.separator();
+        let until = self.settings.run_until;
+        if ui
+            .button("Run until")
+            .on_hover_text(pb(PlaybackCommand::RunUntil(until)))
+            .clicked()
+        {
+            self.push(AppCommand::Playback(PlaybackCommand::RunUntil(until)));
+        }
+        ui.add(egui::DragValue::new(&mut self.settings.run_until).range(0..=u64::MAX / 2))
+            .on_hover_text("Target cycle for \"Run until\"");
+        if ui
+            .button("Reset")
+            .on_hover_text(pb(PlaybackCommand::Reset))
+            .clicked()
+        {
+            self.push(AppCommand::Playback(PlaybackCommand::Reset));
+        }
+        ui.separator();
+        ui.label("Balancer:");
+        let choices = scenario_panel::routing_choices(&self.session.scenario.topology);
+        scenario_panel::spec_field(
+            ui,
+            "swap_pick",
+            &mut self.settings.swap_routing,
+            choices,
+            "Routing to swap to while running; packets already injected finish with their routing",
+        );
+        if ui
+            .button("Swap balancer")
+            .on_hover_text("Swap the running balancer now; the curves mark the moment")
+            .clicked()
+        {
+            self.push(AppCommand::SwapRouting {
+                spec: self.settings.swap_routing.clone(),
+                on_compare: false,
+            });
+        }
+        ui.separator();
+        ui.toggle_value(&mut self.path_selection.open, "Path selection")
+            .on_hover_text("Show or hide the static path-selection panel: legal paths, MaxCp, GA, SA and their crossing paths");
+    }
+}

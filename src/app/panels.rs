@@ -1,0 +1,332 @@
+//! The side, bottom and central panels: the scenario, comparison, sweep
+//! and path-selection panels, the status bar, the details of the selected
+//! switch or channel, and the network views with their curves.
+
+use super::*;
+
+impl RoutelabApp {
+    pub(super) fn path_selection_ui(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::right("path_selection")
+            .resizable(true)
+            .default_size(340.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("path_selection_scroll")
+                    .show(ui, |ui| {
+                        ui.horizontal(|ui| {
+                            ui.label(egui::RichText::new("Static path selection").strong());
+                            if ui
+                                .small_button("Hide")
+                                .on_hover_text("Hide the path-selection panel")
+                                .clicked()
+                            {
+                                self.path_selection.open = false;
+                            }
+                        });
+                        ui.separator();
+                        self.path_selection.ui(
+                            ui,
+                            &self.session.scenario,
+                            self.session.sim.network(),
+                            &mut self.settings.metric,
+                            &mut self.commands,
+                            self.settings.theme,
+                        );
+                    });
+            });
+    }
+
+    pub(super) fn status_ui(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::bottom("status").show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                let s = &self.session;
+                ui.monospace(format!("Cycle {}", s.now()));
+                ui.separator();
+                ui.monospace(format!("{:.0} cycles/s", s.cycles_per_second()))
+                    .on_hover_text("Simulated cycles per wall-clock second");
+                ui.separator();
+                ui.monospace(format!("{} packets in flight", s.sim.in_flight_packets()))
+                    .on_hover_text("Packets inside the network (not counting source queues)");
+                ui.separator();
+                ui.monospace(format!("{} queued", s.sim.queued_packets()))
+                    .on_hover_text("Packets waiting in source queues");
+                ui.separator();
+                let sum = s.sim.summary();
+                ui.monospace(format!(
+                    "Latency {:.1} cycles · Accepted {:.3} of {:.3}",
+                    sum.avg_latency, sum.accepted, sum.offered
+                ))
+                .on_hover_text("Measured since the warm-up ended: mean latency and accepted / offered flits per host per cycle");
+                ui.separator();
+                ui.monospace(format!("Routing {}", s.sim.routing_name()));
+                if self.playback.playing {
+                    ui.separator();
+                    ui.monospace("playing");
+                }
+                if let Some(f) = s.failure() {
+                    ui.separator();
+                    ui.colored_label(self.settings.theme.error(), format!("Stopped: {f}"));
+                }
+                #[cfg(not(target_arch = "wasm32"))]
+                if self.file_dialogs.is_open() {
+                    ui.separator();
+                    ui.monospace("file dialog open");
+                    if ui
+                        .small_button("Stop waiting")
+                        .on_hover_text(
+                            "Forget the system file dialog (if it never appeared or was left behind): the file buttons work again and its answer, if one comes, is ignored",
+                        )
+                        .clicked()
+                    {
+                        self.file_dialogs.forget();
+                    }
+                }
+            });
+        });
+    }
+
+    pub(super) fn left_ui(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::left("controls")
+            .resizable(true)
+            .default_size(330.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    ui.add_space(4.0);
+                    let title = if self.draft.name.is_empty() {
+                        "Scenario".to_string()
+                    } else {
+                        format!("Scenario: {}", self.draft.name)
+                    };
+                    egui::CollapsingHeader::new(egui::RichText::new(title).strong())
+                        .id_salt("scenario_section")
+                        .default_open(true)
+                        .show(ui, |ui| {
+                            scenario_panel::scenario_ui(
+                                ui,
+                                &mut self.draft,
+                                &self.session.scenario,
+                                &mut self.commands,
+                                self.settings.theme.error(),
+                            );
+                        });
+                    ui.separator();
+                    egui::CollapsingHeader::new(egui::RichText::new("Compare balancers").strong())
+                        .default_open(true)
+                        .show(ui, |ui| self.compare_ui(ui));
+                    ui.separator();
+                    egui::CollapsingHeader::new(egui::RichText::new("Load sweep").strong())
+                        .default_open(false)
+                        .show(ui, |ui| self.sweep_ui(ui));
+                });
+            });
+    }
+
+    pub(super) fn compare_ui(&mut self, ui: &mut egui::Ui) {
+        ui.label("Run a second balancer on the same network, traffic and seed, in step.");
+        let choices = scenario_panel::routing_choices(&self.session.scenario.topology);
+        scenario_panel::spec_field(
+            ui,
+            "compare_pick",
+            &mut self.compare_pick,
+            choices,
+            "Routing of run B",
+        );
+        ui.horizontal(|ui| {
+            let comparing = self.session.compare.is_some();
+            if ui
+                .button(if comparing {
+                    "Restart comparison"
+                } else {
+                    "Compare"
+                })
+                .on_hover_text(
+                    "Restart both runs at cycle 0: A with the scenario's routing, B with this one",
+                )
+                .clicked()
+            {
+                self.push(AppCommand::SetCompare(Some(self.compare_pick.clone())));
+            }
+            if comparing
+                && ui
+                    .button("Stop comparing")
+                    .on_hover_text("Keep only run A")
+                    .clicked()
+            {
+                self.push(AppCommand::SetCompare(None));
+            }
+        });
+        if self.session.compare.is_some()
+            && ui
+                .button("Swap B's balancer")
+                .on_hover_text("Swap run B to the routing in the toolbar's balancer field")
+                .clicked()
+        {
+            self.push(AppCommand::SwapRouting {
+                spec: self.settings.swap_routing.clone(),
+                on_compare: true,
+            });
+        }
+    }
+
+    pub(super) fn sweep_ui(&mut self, ui: &mut egui::Ui) {
+        let st = &mut self.settings.sweep;
+        ui.label("Latency and throughput against offered load, for run A (and B when comparing).");
+        ui.horizontal(|ui| {
+            ui.label("Loads");
+            ui.add(
+                egui::DragValue::new(&mut st.load_from)
+                    .range(0.0..=1.0)
+                    .speed(0.01),
+            )
+            .on_hover_text("First offered load");
+            ui.label("to");
+            ui.add(
+                egui::DragValue::new(&mut st.load_to)
+                    .range(0.0..=1.0)
+                    .speed(0.01),
+            )
+            .on_hover_text("Last offered load");
+            ui.label("step");
+            ui.add(
+                egui::DragValue::new(&mut st.load_step)
+                    .range(0.005..=1.0)
+                    .speed(0.005),
+            )
+            .on_hover_text("Load increment");
+        });
+        ui.horizontal(|ui| {
+            ui.label("Cycles per point");
+            ui.add(egui::DragValue::new(&mut st.cycles).range(100..=10_000_000))
+                .on_hover_text("Measured cycles per load, after the scenario's warm-up");
+        });
+        let running = self.sweep.is_running();
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(!running, egui::Button::new("Run sweep"))
+                .on_hover_text("Runs in the background; the app stays usable")
+                .clicked()
+            {
+                self.commands.push(AppCommand::StartSweep);
+            }
+            if running && ui.button("Cancel sweep").clicked() {
+                self.commands.push(AppCommand::CancelSweep);
+            }
+        });
+        let p = self.sweep.progress();
+        if p.total > 0 {
+            let frac = p.points.len() as f32 / p.total as f32;
+            ui.add(egui::ProgressBar::new(frac).text(format!(
+                "{} of {} points",
+                p.points.len(),
+                p.total
+            )));
+        }
+        if let Some(e) = p.error {
+            ui.colored_label(self.settings.theme.error(), e);
+        }
+    }
+
+    pub(super) fn details_panel_ui(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::right("details")
+            .resizable(true)
+            .default_size(260.0)
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.label(egui::RichText::new("Selection").strong());
+                    if ui
+                        .small_button("Close")
+                        .on_hover_text("Clear the selection")
+                        .clicked()
+                    {
+                        self.selected = None;
+                    }
+                });
+                ui.separator();
+                if let Some(sel) = self.selected {
+                    egui::ScrollArea::vertical().show(ui, |ui| {
+                        for (label, sim) in self.runs() {
+                            if self.session.compare.is_some() {
+                                ui.label(egui::RichText::new(label).strong());
+                            }
+                            network_view::details_ui(ui, sim, sel, self.settings.theme);
+                            ui.separator();
+                        }
+                    });
+                }
+            });
+    }
+
+    pub(super) fn runs(&self) -> Vec<(String, &crate::sim::Simulation)> {
+        let mut v = vec![(
+            format!("A: {}", self.session.sim.routing_name()),
+            &self.session.sim,
+        )];
+        if let Some(b) = &self.session.compare {
+            v.push((format!("B: {}", b.routing_name()), b));
+        }
+        v
+    }
+
+    pub(super) fn central_ui(&mut self, ui: &mut egui::Ui) {
+        egui::CentralPanel::default().show(ui, |ui| {
+            let total = ui.available_height();
+            let view_h = (total * 0.58).max(160.0);
+            let theme = self.settings.theme;
+            let metric = self.settings.metric;
+            let mut selected = self.selected;
+            let runs: Vec<(String, &crate::sim::Simulation)> = {
+                let mut v = vec![(
+                    format!("A: {}", self.session.sim.routing_name()),
+                    &self.session.sim,
+                )];
+                if let Some(b) = &self.session.compare {
+                    v.push((format!("B: {}", b.routing_name()), b));
+                }
+                v
+            };
+            let mut view_rect = None;
+            let heatmap = self.path_selection.heatmap(self.session.sim.network());
+            ui.allocate_ui(egui::vec2(ui.available_width(), view_h), |ui| {
+                ui.columns(runs.len(), |cols| {
+                    for (i, (col, (label, sim))) in cols.iter_mut().zip(&runs).enumerate() {
+                        let title = format!("{} · {}", sim.network().spec(), label);
+                        let colouring = match (&heatmap, i) {
+                            (Some((what, values)), 0) => network_view::Colouring {
+                                label: what.clone(),
+                                unit: "paths".into(),
+                                values: values.clone(),
+                            },
+                            _ => network_view::Colouring::of(metric, sim),
+                        };
+                        let r = network_view::network_ui_coloured(
+                            col,
+                            sim,
+                            &colouring,
+                            theme,
+                            &mut selected,
+                            &title,
+                        );
+                        view_rect = Some(view_rect.map_or(r, |v: egui::Rect| v.union(r)));
+                    }
+                });
+            });
+            ui.separator();
+            let has_sweep = !self.sweep.progress().points.is_empty() || self.sweep.is_running();
+            if has_sweep {
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut self.show_sweep_plot, false, "Live curves");
+                    ui.selectable_value(&mut self.show_sweep_plot, true, "Sweep curves");
+                });
+            }
+            if has_sweep && self.show_sweep_plot {
+                plots::sweep_curves_ui(ui, &self.sweep.progress().points, theme);
+            } else {
+                let named: Vec<(&str, &crate::sim::Simulation)> =
+                    runs.iter().map(|(l, s)| (l.as_str(), *s)).collect();
+                plots::live_curves_ui(ui, &named, theme);
+            }
+            self.view_rect = view_rect;
+            self.selected = selected;
+        });
+    }
+}

@@ -1,0 +1,284 @@
+//! Drawing the path-selection panel: settings, the buttons that compute,
+//! run, stop and apply a selection, its statistics, the live objective plot
+//! of a GA or SA and the crossing-path histogram.
+
+use super::*;
+use crate::app::AppCommand;
+use crate::app::network_view::Metric;
+use crate::app::theme::Theme;
+use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints};
+
+impl PathSelection {
+    /// The panel. Buttons push [`AppCommand`]s; "Compare with…" also sets
+    /// the view's metric to crossing paths so both runs show theirs.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        scenario: &Scenario,
+        net: &Network,
+        metric: &mut Metric,
+        commands: &mut Vec<AppCommand>,
+        theme: Theme,
+    ) {
+        ui.label(
+            "Pick one path per switch pair among the shortest legal paths, see how they pile up on the channels, then run traffic over the tables.",
+        );
+        let running = self.is_running();
+        let n = net.num_switches().max(1) as u32;
+        ui.add_enabled_ui(!running, |ui| {
+            egui::Grid::new("path_selection_grid")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    ui.label("Legal paths");
+                    egui::ComboBox::from_id_salt("ps_legal")
+                        .selected_text(self.legal.as_str())
+                        .show_ui(ui, |ui| {
+                            for k in LegalKind::ALL {
+                                ui.selectable_value(&mut self.legal, k, k.as_str());
+                            }
+                        })
+                        .response
+                        .on_hover_text("up*/down* on a BFS tree (Autonet), on a DFS tree (Sancho-Robles-Duato), or UDWM (up*/down* with down-to-up turns onto lower virtual channels)");
+                    ui.end_row();
+                    ui.label("Virtual channels");
+                    ui.add(egui::DragValue::new(&mut self.vcs).range(1..=16))
+                        .on_hover_text("Virtual channels of the path model; running traffic over the tables sets the scenario's to this");
+                    ui.end_row();
+                    ui.label("Root");
+                    self.root = self.root.min(n - 1);
+                    ui.add(egui::DragValue::new(&mut self.root).range(0..=n - 1))
+                        .on_hover_text("Root switch of the spanning tree");
+                    ui.end_row();
+                    ui.label("Algorithm");
+                    algorithm_combo(ui, "ps_algorithm", &mut self.algorithm);
+                    ui.end_row();
+                    ui.label("Objective");
+                    ui.add_enabled_ui(self.algorithm.is_search(), |ui| {
+                        egui::ComboBox::from_id_salt("ps_objective")
+                            .selected_text(self.objective.as_str())
+                            .show_ui(ui, |ui| {
+                                for o in Objective::ALL {
+                                    ui.selectable_value(&mut self.objective, o, o.as_str());
+                                }
+                            })
+                            .response
+                            .on_hover_text("What GA and SA minimise: standard deviation of crossing paths (the paper's choice), their maximum, or their sum of squares")
+                            .on_disabled_hover_text("Only GA and SA have an objective");
+                    });
+                    ui.end_row();
+                    ui.label("Seed");
+                    ui.add_enabled(
+                        self.algorithm.is_random(),
+                        egui::DragValue::new(&mut self.seed),
+                    )
+                    .on_hover_text("Seed of random, GA and SA")
+                    .on_disabled_hover_text("This algorithm is deterministic");
+                    ui.end_row();
+                    if self.algorithm.is_search() {
+                        let (budget, what) = match self.algorithm {
+                            Algorithm::Sa => (&mut self.sa_budget, "SA moves"),
+                            _ => (&mut self.ga_budget, "GA generations"),
+                        };
+                        ui.label("Budget");
+                        ui.add(egui::DragValue::new(budget).range(1..=100_000_000))
+                            .on_hover_text(format!(
+                                "{what}; running traffic over the tables repeats the search at once, so keep it modest"
+                            ));
+                        ui.end_row();
+                    }
+                });
+        });
+        ui.horizontal(|ui| {
+            if running {
+                if ui
+                    .button("Stop search")
+                    .on_hover_text("Stop and keep the best solution so far")
+                    .clicked()
+                {
+                    self.stop();
+                }
+            } else if ui
+                .button("Compute")
+                .on_hover_text("Build the path set of the current network and select; GA and SA run live")
+                .clicked()
+            {
+                self.compute(net);
+            }
+            if ui
+                .button("From scenario")
+                .on_hover_text("Take the settings from the scenario's routing (when it is paths:...) and its virtual channels")
+                .clicked()
+            {
+                self.sync_from(scenario);
+            }
+        });
+        if let Some(e) = &self.error {
+            ui.colored_label(theme.error(), e);
+        }
+        let Some(r) = &self.result else {
+            return;
+        };
+        ui.separator();
+        ui.label(egui::RichText::new(r.routing()).monospace().strong());
+        if r.topology != net.spec() {
+            ui.colored_label(
+                theme.error(),
+                format!(
+                    "Computed on {}; the network is now {}: compute again",
+                    r.topology,
+                    net.spec()
+                ),
+            );
+        }
+        ui.label(format!(
+            "{} pairs · {} paths kept of {} shortest legal{} · {:.0} ms",
+            r.pairs,
+            r.paths_kept,
+            r.paths_total,
+            if r.capped_pairs > 0 {
+                format!(" ({} pairs capped at {DEFAULT_CAP})", r.capped_pairs)
+            } else {
+                String::new()
+            },
+            r.elapsed_ms
+        ));
+        let st = r.stats;
+        ui.monospace(format!(
+            "crossing.sd {:.3}  crossing.max {}\ncrossing.mean {:.3}  crossing.min {}",
+            st.sd, st.max, st.mean, st.min
+        ))
+        .on_hover_text(format!(
+            "Chosen paths crossing each of the {} switch-to-switch channels: standard deviation, maximum, mean and minimum (Koibuchi et al. Tables 2-4)",
+            st.channels
+        ));
+        if r.budget > 0 {
+            let frac = r.iterations as f32 / r.budget as f32;
+            ui.add(egui::ProgressBar::new(frac).text(format!(
+                "{} of {} iterations · best {} {:.3}",
+                r.iterations,
+                r.budget,
+                r.spec.objective,
+                st.value(r.spec.objective)
+            )));
+        }
+        ui.separator();
+        let can_apply = !running && r.topology == net.spec();
+        let applied = Scenario {
+            routing: r.routing(),
+            vcs: r.vcs,
+            ..scenario.clone()
+        };
+        if ui
+            .add_enabled(can_apply, egui::Button::new("Run traffic over these tables"))
+            .on_hover_text("Make these tables the scenario's routing (the simulation restarts at cycle 0); then play, or run the load sweep")
+            .on_disabled_hover_text("Compute on the current network first (and let a search finish)")
+            .clicked()
+        {
+            commands.push(AppCommand::Apply(Box::new(applied.clone())));
+        }
+        let compare_spec = self.spec_for(self.compare_algorithm).to_string();
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(can_apply, egui::Button::new("Compare with…"))
+                .on_hover_text("Run these tables as A and the other algorithm's (same legal paths, root, objective and seed) as B, side by side, coloured by crossing paths")
+                .on_disabled_hover_text("Compute on the current network first (and let a search finish)")
+                .clicked()
+            {
+                commands.push(AppCommand::SetCompare(None));
+                commands.push(AppCommand::Apply(Box::new(applied)));
+                commands.push(AppCommand::SetCompare(Some(compare_spec)));
+                *metric = Metric::CrossingPaths;
+                self.show_heatmap = false;
+            }
+            algorithm_combo(ui, "ps_compare_algorithm", &mut self.compare_algorithm);
+        });
+        ui.checkbox(&mut self.show_heatmap, "Heatmap on the network view")
+            .on_hover_text(
+                "Colour run A's channels by these crossing paths while this panel is open",
+            );
+        ui.separator();
+        if r.budget > 0 {
+            objective_plot(ui, r, theme);
+        }
+        histogram(ui, &r.crossing, theme);
+    }
+}
+
+fn algorithm_combo(ui: &mut egui::Ui, id: &str, alg: &mut Algorithm) {
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(alg.as_str())
+        .show_ui(ui, |ui| {
+            for a in Algorithm::ALL {
+                ui.selectable_value(alg, a, a.as_str());
+            }
+        })
+        .response
+        .on_hover_text("random; low port first; MaxCp (Sancho's traffic balancing); high physical / low virtual / low physical channel first (Koibuchi et al.); steady-state GA or simulated annealing (Villalobos et al.)");
+}
+
+fn objective_plot(ui: &mut egui::Ui, r: &Computed, theme: Theme) {
+    ui.label(
+        egui::RichText::new(format!("Objective ({}) per iteration", r.spec.objective))
+            .small()
+            .strong(),
+    );
+    let best: PlotPoints = r.history.iter().map(|h| [h[0], h[1]]).collect();
+    let current: PlotPoints = r.history.iter().map(|h| [h[0], h[2]]).collect();
+    let current_name = if r.spec.select == Algorithm::Sa {
+        "current"
+    } else {
+        "population median"
+    };
+    Plot::new("path_objective")
+        .height(140.0)
+        .legend(Legend::default())
+        .allow_scroll(false)
+        .x_axis_label("iteration")
+        .show(ui, |plot| {
+            plot.line(
+                Line::new(current_name, current)
+                    .color(theme.series(1))
+                    .width(1.0),
+            );
+            plot.line(Line::new("best", best).color(theme.series(0)).width(1.5));
+        });
+}
+
+/// Channels per crossing-path count (binned to at most 40 bars).
+fn histogram(ui: &mut egui::Ui, crossing: &[u32], theme: Theme) {
+    ui.label(
+        egui::RichText::new("Channels by crossing paths")
+            .small()
+            .strong(),
+    );
+    let max = crossing.iter().copied().max().unwrap_or(0) as u64;
+    let width = (max + 1).div_ceil(40).max(1);
+    let mut bins = vec![0u32; ((max + 1).div_ceil(width)) as usize];
+    for &c in crossing {
+        bins[(c as u64 / width) as usize] += 1;
+    }
+    let bars: Vec<Bar> = bins
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            let lo = i as u64 * width;
+            let name = if width == 1 {
+                format!("{lo} paths")
+            } else {
+                format!("{lo}-{} paths", lo + width - 1)
+            };
+            Bar::new(lo as f64 + (width as f64 - 1.0) / 2.0, n as f64)
+                .width(width as f64 * 0.9)
+                .name(name)
+        })
+        .collect();
+    Plot::new("crossing_histogram")
+        .height(140.0)
+        .allow_scroll(false)
+        .include_y(0.0)
+        .x_axis_label("crossing paths")
+        .y_axis_label("channels")
+        .show(ui, |plot| {
+            plot.bar_chart(BarChart::new("channels", bars).color(theme.series(0)));
+        });
+}
