@@ -78,13 +78,16 @@ fn scenario_files_report_every_bad_field() {
     let f = dir.join("bad.json");
     std::fs::write(
         &f,
-        r#"{"topology": "torus:8x8", "vcs": -1, "switching": "teleport"}"#,
+        r#"{"topology": "torus:8x8", "vcs": -1, "switching": "teleport", "port_priority": "fair"}"#,
     )
     .unwrap();
     let (code, _, err) = routelab(&["sim", "--scenario", f.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("`vcs`") && err.contains("`switching`"),
+        err.contains("`vcs`")
+            && err.contains("`switching`")
+            && err.contains("`port_priority`")
+            && err.contains("\"rotating\" or \"random\""),
         "{err}"
     );
     assert_eq!(err.trim().lines().count(), 1, "{err}");

@@ -126,3 +126,31 @@ fn tornado_on_a_ring_is_limited_by_minimal_routing() {
         sum.accepted
     );
 }
+
+/// The allocator's port priority matters past saturation (`PortPriority`):
+/// on an 8-node ring under tornado with balanced dateline classes, the
+/// rotating priority phase-locks and starves the five non-wrapping hosts
+/// (accepted 3/8 · 1/3 = 0.125: only hosts 5-7 deliver, 1/3 each, the wrap
+/// link full), while a pseudo-random first port keeps every host going.
+#[test]
+fn rotating_port_priority_can_starve_a_ring_random_does_not() {
+    use routelab::sim::PortPriority;
+    let accepted = |port_priority| {
+        let s = Scenario {
+            topology: "torus:8".into(),
+            routing: "dor:classes=balanced".into(),
+            traffic: "tornado".into(),
+            load: 0.6,
+            packet_flits: 1,
+            warmup: 2_000,
+            cycles: 20_000,
+            port_priority,
+            ..Scenario::default()
+        };
+        run(&s).summary().accepted
+    };
+    let rotating = accepted(PortPriority::Rotating);
+    let random = accepted(PortPriority::Random);
+    assert!((rotating - 0.125).abs() < 0.002, "rotating {rotating}");
+    assert!(random > 0.2, "random {random}");
+}

@@ -4,7 +4,7 @@
 use super::AppCommand;
 use crate::routing::Selection;
 use crate::scenario::Scenario;
-use crate::sim::Switching;
+use crate::sim::{PortPriority, Switching};
 use crate::traffic::Process;
 
 /// The topology spec forms, for tooltips.
@@ -211,6 +211,18 @@ pub fn scenario_ui(
                 })
                 .response
                 .on_hover_text("How a hop's candidate outputs are picked: fixed, first free, or most credits");
+            ui.end_row();
+
+            ui.label("Port priority");
+            egui::ComboBox::from_id_salt("port_priority")
+                .selected_text(draft.port_priority.as_str())
+                .show_ui(ui, |ui| {
+                    for p in [PortPriority::Rotating, PortPriority::Random] {
+                        ui.selectable_value(&mut draft.port_priority, p, p.as_str());
+                    }
+                })
+                .response
+                .on_hover_text("Which input port a switch serves first each cycle when several want the same output VC: rotating by one port per cycle, or a pseudo-random port (immune to periodic patterns)");
             ui.end_row();
 
             ui.label("Warm-up");

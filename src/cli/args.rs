@@ -3,7 +3,7 @@
 use super::CliError;
 use crate::routing::Selection;
 use crate::scenario::Scenario;
-use crate::sim::Switching;
+use crate::sim::{PortPriority, Switching};
 use crate::traffic::Process;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -34,11 +34,18 @@ fn parse_switching(s: &str) -> Result<Switching, String> {
 fn parse_selection(s: &str) -> Result<Selection, String> {
     Selection::parse(s).ok_or_else(|| format!("accepted: {}", Selection::ACCEPTED))
 }
+fn parse_port_priority(s: &str) -> Result<PortPriority, String> {
+    PortPriority::parse(s).ok_or_else(|| format!("accepted: {}", PortPriority::ACCEPTED))
+}
 fn parse_process(s: &str) -> Result<Process, String> {
     Process::parse(s).ok_or_else(|| format!("accepted: {}", Process::ACCEPTED))
 }
 
 /// A scenario from `--scenario FILE` and/or flags (flags win).
+///
+/// The field comments are the `--help` text, shown verbatim, so their
+/// `[...]` (optional parts of a spec) are not rustdoc links.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(Debug, Args, Default, Clone)]
 pub struct ScenarioArgs {
     /// Scenario JSON file; the flags below override its fields.
@@ -83,6 +90,9 @@ pub struct ScenarioArgs {
     /// Candidate selection: fixed, first-free, adaptive.
     #[arg(long, value_parser = parse_selection)]
     pub selection: Option<Selection>,
+    /// Input port served first in VC allocation each cycle: rotating, random.
+    #[arg(long, value_parser = parse_port_priority)]
+    pub port_priority: Option<PortPriority>,
     /// Cycles measured after the warm-up.
     #[arg(long)]
     pub cycles: Option<u64>,
@@ -128,6 +138,7 @@ impl ScenarioArgs {
             link_latency,
             switch_delay,
             selection,
+            port_priority,
             cycles,
             warmup,
             seed

@@ -22,7 +22,7 @@
 //!   more shortest paths legal); ties go to the neighbour of higher degree,
 //!   then to the lower switch id. When the top switch has no unvisited
 //!   neighbour the traversal backtracks.
-//! - **UDWM** (Koibuchi et al. §4.2, ref. [11]): the same link directions
+//! - **UDWM** (Koibuchi et al. §4.2, ref. \[11\]): the same link directions
 //!   (BFS tree) and V virtual channels; a path may turn from a down link to
 //!   an up link only onto a strictly lower-numbered virtual channel. In
 //!   routelab's model (issue 5) the virtual channel of a path never rises,

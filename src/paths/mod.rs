@@ -4,7 +4,7 @@
 //! paths pile up on the channels, and turn the choice into routing tables.
 //!
 //! The pipeline is the one of Villalobos et al. §2 (Figure 1): *computing
-//! routing paths* ([`PathSet`]), *path selection* ([`select`], [`Annealer`],
+//! routing paths* ([`PathSet`]), *path selection* (`select`, [`Annealer`],
 //! [`Genetic`]), *building routing tables* ([`RouteTables`]).
 //!
 //! - Legal paths ([`legal`]): up*/down* on a BFS tree (Autonet) or on a DFS

@@ -14,10 +14,24 @@
 //!   dependencies between classes go lower to upper, so the routing stays
 //!   deadlock-free while both classes carry traffic. Measured: it lifts
 //!   uniform saturation on torus:8x8 from 0.467 to 0.487 flits/host/cycle,
-//!   but past saturation of tornado on an 8-node ring it falls to 0.125
-//!   where the strict scheme holds 0.22 (`routelab sim --topology torus:8
-//!   --traffic tornado --packet-flits 1 --load 0.6 --routing
-//!   dor:classes=balanced`); not yet explained, hence not the default.
+//!   but past saturation of tornado on an 8-node ring it falls to 0.125 at
+//!   some loads (0.5, 0.6) where the strict scheme holds 0.22 (`routelab sim
+//!   --topology torus:8 --traffic tornado --packet-flits 1 --load 0.6
+//!   --routing dor:classes=balanced`), and not at others (0.25 at 0.7).
+//!   Why: the lower class of the ring fills up (every ring input's VC 0
+//!   full, VC 1 empty), and then only hosts 5-7 (the wrapping ones) deliver;
+//!   hosts 0-4 starve, their first channels carrying nothing for 20 000
+//!   cycles. The switch's VC-allocation priority rotates by one input port
+//!   per cycle whatever was granted, and in that steady state it
+//!   phase-locks with the period at which VC 0 of the next channel frees,
+//!   so the through port at switch 5 never comes first. With a
+//!   pseudo-random first port per switch and cycle instead
+//!   (`--port-priority random`, [`PortPriority`](crate::sim::PortPriority))
+//!   the balanced scheme holds 0.23 at every load past saturation and the
+//!   strict one 0.19. So the collapse is an artefact of the allocator's
+//!   priority rule meeting a perfectly periodic pattern, not of the class
+//!   assignment (`tests/throughput.rs` checks both sides). It stays off by
+//!   default, since the default priority is the rotating one.
 //!
 //! Needs V >= 2 on tori. Meshes and hypercubes are acyclic under dimension
 //! order and use every virtual channel.

@@ -5,7 +5,7 @@
 
 use crate::rng::{Stream, stream};
 use crate::routing::{RoutingSpec, Selection};
-use crate::sim::{SimConfig, Simulation, Switching, TrafficConfig};
+use crate::sim::{PortPriority, SimConfig, Simulation, Switching, TrafficConfig};
 use crate::topology::{Network, TopologySpec};
 use crate::traffic::{Pattern, PatternSpec, Process};
 use serde::{Deserialize, Serialize};
@@ -36,6 +36,9 @@ pub struct Scenario {
     pub link_latency: u16,
     pub switch_delay: u16,
     pub selection: Selection,
+    /// Which input port comes first in VC allocation: `rotating` or
+    /// `random` ([`PortPriority`]).
+    pub port_priority: PortPriority,
     /// Cycles measured after the warm-up.
     pub cycles: u64,
     pub warmup: u64,
@@ -62,6 +65,7 @@ impl Default for Scenario {
             link_latency: c.link_latency,
             switch_delay: c.switch_delay,
             selection: c.selection,
+            port_priority: c.port_priority,
             cycles: 10_000,
             warmup: c.warmup,
             seed: 1,
@@ -153,6 +157,7 @@ impl Scenario {
             link_latency: self.link_latency,
             switch_delay: self.switch_delay,
             selection: self.selection,
+            port_priority: self.port_priority,
             warmup: self.warmup,
             watchdog_cycles: self.watchdog_cycles,
             window_cycles: self.window_cycles,
@@ -260,6 +265,7 @@ fn field_hint(field: &str, e: &serde_json::Error) -> String {
     let accepted = match field {
         "switching" => "\"saf\", \"vct\" or \"wormhole\"",
         "selection" => "\"fixed\", \"first-free\" or \"adaptive\"",
+        "port_priority" => "\"rotating\" or \"random\"",
         "process" => "\"bernoulli\" or \"exponential\"",
         "load" => "a number in 0..=1",
         "vcs" => "a whole number 1..=16",

@@ -15,7 +15,7 @@ mod stats;
 mod summary;
 mod timewheel;
 
-pub use config::{SimConfig, Switching};
+pub use config::{PortPriority, SimConfig, Switching};
 pub use engine::{Simulation, TrafficConfig};
 pub use histogram::Histogram;
 pub use input_queued::InputQueued;

@@ -20,7 +20,7 @@ use super::{
     TAIL, View,
 };
 use crate::routing::{Candidates, Selection};
-use crate::sim::config::Switching;
+use crate::sim::config::{PortPriority, Switching};
 use crate::sim::model::StepIo;
 
 impl InputQueued {
@@ -36,6 +36,7 @@ impl InputQueued {
             packet_flits,
             switching,
             selection,
+            port_priority,
             link_latency,
             switch_delay,
             first_ejection,
@@ -77,7 +78,7 @@ impl InputQueued {
         );
         let host_port = &host_port[..];
         let (v, depth, w) = (*v, *depth, *port_words);
-        let (switching, selection) = (*switching, *selection);
+        let (switching, selection, port_priority) = (*switching, *selection, *port_priority);
         let (link_latency, switch_delay) = (*link_latency, *switch_delay);
         let (first_ejection, packet_flits) = (*first_ejection, *packet_flits);
         let need = if switching == Switching::Wormhole {
@@ -104,7 +105,10 @@ impl InputQueued {
             // allocation. Proposing right away is the same as proposing in a
             // second pass: a port's proposal depends only on its own VCs and
             // on output credits, which VC allocation elsewhere does not change.
-            let start = sw_rr[s] as usize;
+            let start = match port_priority {
+                PortPriority::Rotating => sw_rr[s] as usize,
+                PortPriority::Random => random_port(now, s, np),
+            };
             let mut n = 0;
             // Where the proposals wrap past the last port (for the
             // traversal below, which goes in ascending port order): ports
@@ -381,6 +385,18 @@ impl Iterator for BusyPorts<'_> {
             }
         }
     }
+}
+
+/// [`PortPriority::Random`]: a port in `0..np` from the cycle and the
+/// switch alone (SplitMix64's finaliser, then a multiply-shift into range),
+/// the same on every platform and independent of the random streams.
+#[inline]
+fn random_port(now: u64, switch: usize, np: usize) -> usize {
+    let mut z = now.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ switch as u64;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (((z >> 32) * np as u64) >> 32) as usize
 }
 
 /// A packet whose routing offered no next hop (see

@@ -23,7 +23,7 @@
 mod allocation;
 mod unchecked;
 
-use super::config::{SimConfig, Switching};
+use super::config::{PortPriority, SimConfig, Switching};
 use super::model::{PortOccupancy, QueuedPacket, SimError, StepIo, SwitchModel};
 use super::packet::{Packet, PacketSlab};
 use super::timewheel::TimeWheel;
@@ -100,6 +100,7 @@ pub struct InputQueued {
     packet_flits: u16,
     switching: Switching,
     selection: Selection,
+    port_priority: PortPriority,
     link_latency: u64,
     switch_delay: u64,
     /// Channels with a switch at their downstream end (network + injection).
@@ -284,6 +285,7 @@ impl InputQueued {
             packet_flits: cfg.packet_flits,
             switching: cfg.switching,
             selection: cfg.selection,
+            port_priority: cfg.port_priority,
             link_latency: cfg.link_latency as u64,
             switch_delay: cfg.switch_delay as u64,
             num_in,
