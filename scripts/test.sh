@@ -15,6 +15,9 @@ cargo clippy --all-targets -- -D warnings
 echo "== tests: core without egui"
 cargo test --no-default-features
 
+echo "== tests: the engine's named errors in a release build"
+cargo test --release --no-default-features --test engine_seams
+
 echo "== tests: everything"
 cargo test
 

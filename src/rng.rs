@@ -17,6 +17,8 @@ pub enum Stream {
     Routing = 3,
     Allocation = 4,
     Pattern = 5,
+    /// The engine's acknowledgement routing (delivery feedback).
+    Acknowledgement = 6,
 }
 
 /// A generator for `stream` derived from the scenario seed (SplitMix64 mixing

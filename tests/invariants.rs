@@ -4,10 +4,12 @@
 
 use rand::{Rng, SeedableRng};
 use routelab::rng::SimRng;
-use routelab::routing::{BufferView, Candidates, PacketInfo, RouteState, Routing, Selection};
+use routelab::routing::{Candidates, Hop, Routing, Selection};
 use routelab::scenario::Scenario;
-use routelab::sim::{SimConfig, SimError, Simulation, Switching, TrafficConfig};
-use routelab::topology::{Network, PortId, SwitchId};
+use routelab::sim::{
+    MeasureConfig, RouterConfig, SimError, Simulation, SwitchModelKind, Switching, TrafficConfig,
+};
+use routelab::topology::Network;
 use routelab::traffic::{Pattern, PatternSpec, Process};
 use std::sync::Arc;
 
@@ -103,16 +105,7 @@ impl Routing for NoDateline {
     fn name(&self) -> String {
         "no-dateline".into()
     }
-    fn route(
-        &mut self,
-        _at: SwitchId,
-        _in_port: PortId,
-        _pkt: &PacketInfo,
-        _state: &mut RouteState,
-        _view: &dyn BufferView,
-        _rng: &mut SimRng,
-        out: &mut Candidates,
-    ) {
+    fn route(&mut self, _hop: Hop<'_>, out: &mut Candidates) {
         out.push(0, 0, 0);
     }
 }
@@ -122,25 +115,31 @@ fn watchdog_reports_a_deadlock_with_its_channels() {
     let net = Arc::new(Network::from_spec("torus:6").unwrap());
     let mut prng = routelab::rng::stream(1, routelab::rng::Stream::Pattern);
     let pattern = Pattern::build(&PatternSpec::Tornado, &net, &mut prng).unwrap();
-    let config = SimConfig {
+    let router = RouterConfig {
         packet_flits: 8,
         buffer_flits: 2,
         vcs: 1,
+        ..RouterConfig::default()
+    };
+    let measure = MeasureConfig {
         watchdog_cycles: 500,
         warmup: 0,
-        ..SimConfig::default()
+        ..MeasureConfig::default()
     };
     let mut sim = Simulation::new(
         net,
+        SwitchModelKind::InputQueued,
         Box::new(NoDateline),
         TrafficConfig {
             pattern,
             process: Process::Bernoulli,
             load: 1.0,
         },
-        config,
+        router,
+        measure,
         3,
-    );
+    )
+    .unwrap();
     let err = sim.run_for(100_000).unwrap_err();
     match &err {
         SimError::Deadlock { blocked, idle, .. } => {
@@ -221,7 +220,8 @@ fn routing_swaps_live_and_old_packets_finish() {
             .unwrap()
             .build(&b.network, s.vcs)
             .unwrap(),
-    );
+    )
+    .unwrap();
     sim.run_for(3000).unwrap();
     sim.check_invariants().unwrap();
     assert_eq!(sim.swaps().len(), 2);

@@ -180,10 +180,8 @@ fn simulation_follows_the_tables() {
         assert!(sum.delivered_packets > 100, "{routing}: {sum:?}");
         // Average hops of the tables under uniform traffic between hosts.
         let net = Network::from_spec(&s.topology).unwrap();
-        let spec = match s.routing.parse::<RoutingSpec>().unwrap() {
-            RoutingSpec::Paths(p) => p,
-            _ => unreachable!(),
-        };
+        let parsed = s.routing.parse::<RoutingSpec>().unwrap();
+        let spec = parsed.downcast::<PathsSpec>().unwrap();
         let t = spec.tables(&net, vcs).unwrap();
         assert!(!t.route(0, 5).is_empty());
         assert!(sum.avg_hops > 1.0 && sum.avg_hops < 6.0, "{sum:?}");

@@ -2,15 +2,8 @@
 //! route reaches its destination in the number of hops the topology says.
 
 use routelab::rng::{Stream, stream};
-use routelab::routing::{BufferView, Candidates, PacketInfo, RouteState, RoutingSpec};
-use routelab::topology::{Network, Peer, PortId, all_pairs};
-
-struct Empty;
-impl BufferView for Empty {
-    fn free_slots(&self, _port: PortId, _vc: u8) -> u32 {
-        1
-    }
-}
+use routelab::routing::{RoutingSpec, walk as walk_route};
+use routelab::topology::{Network, all_pairs};
 
 /// Hop counts of the routes between switches with hosts (row-major),
 /// following the first candidate; panics on loops or dead ends.
@@ -26,33 +19,12 @@ fn walk(net: &Network, routing: &RoutingSpec, vcs: u8) -> Vec<u32> {
         for &b in &with_hosts {
             let src_host = net.hosts_of(a).next().unwrap();
             let dst_host = net.hosts_of(b).next().unwrap();
-            let info = PacketInfo {
-                src_host,
-                dst_host,
-                src_switch: a,
-                dst_switch: b,
-                flits: 1,
-            };
-            let mut st = RouteState::default();
-            r.at_source(&info, &mut st, &mut rng);
-            let (mut at, mut in_port) = (a, net.host(src_host).port);
-            let mut h = 0;
-            while at != b {
-                let mut c = Candidates::default();
-                r.route(at, in_port, &info, &mut st, &Empty, &mut rng, &mut c);
-                let first = c.as_slice().first().copied().expect("no candidate");
-                assert!(first.vc_hi < vcs && first.vc_lo <= first.vc_hi);
-                match net.port(at, first.port).peer {
-                    Peer::Switch { switch, port } => {
-                        at = switch;
-                        in_port = port;
-                    }
-                    other => panic!("{a}->{b}: port {} leads to {other:?}", first.port),
-                }
-                h += 1;
-                assert!(h <= 4 * n, "{a}->{b} loops");
+            let steps = walk_route(net, r.as_mut(), src_host, dst_host, 0, &mut rng)
+                .unwrap_or_else(|e| panic!("{a}->{b}: {e}"));
+            for s in &steps {
+                assert!(s.taken.vc_hi < vcs && s.taken.vc_lo <= s.taken.vc_hi);
             }
-            hops.push(h);
+            hops.push(steps.len() as u32);
         }
     }
     hops
@@ -120,26 +92,12 @@ fn dmodk_spreads_destinations_over_uplinks() {
     // On fattree:4 the two hosts of an access switch go up to different
     // aggregates: destination h takes uplink h mod 2.
     let net = Network::from_spec("fattree:4").unwrap();
-    let mut r = RoutingSpec::DModK.build(&net, 1).unwrap();
+    let spec: RoutingSpec = "dmodk".parse().unwrap();
+    let mut r = spec.build(&net, 1).unwrap();
     let mut rng = stream(1, Stream::Routing);
     for dst in 4..8u32 {
-        let info = PacketInfo {
-            src_host: 0,
-            dst_host: dst,
-            src_switch: 0,
-            dst_switch: net.host(dst).switch,
-            flits: 1,
-        };
-        let mut c = Candidates::default();
-        r.route(
-            0,
-            2,
-            &info,
-            &mut RouteState::default(),
-            &Empty,
-            &mut rng,
-            &mut c,
-        );
-        assert_eq!(c.as_slice()[0].port as u32, dst % 2);
+        let steps = walk_route(&net, r.as_mut(), 0, dst, 0, &mut rng).unwrap();
+        assert_eq!(steps[0].at, 0);
+        assert_eq!(steps[0].taken.port as u32, dst % 2);
     }
 }

@@ -457,7 +457,7 @@ fn describe(net: &Network, sim: &Simulation, colouring: &Colouring, h: Selected)
 /// for a channel.
 pub fn details_ui(ui: &mut egui::Ui, sim: &Simulation, selected: Selected, theme: Theme) {
     let net = sim.network();
-    let buffer = sim.config().buffer_flits.max(1) as f32;
+    let buffer = sim.router().buffer_flits.max(1) as f32;
     match selected {
         Selected::Switch(s) if (s as usize) < net.num_switches() => {
             ui.heading(format!("Switch {s}"));
@@ -473,15 +473,27 @@ pub fn details_ui(ui: &mut egui::Ui, sim: &Simulation, selected: Selected, theme
                 .unwrap_or(0.0);
             ui.label(format!("Mean latency to it: {to:.1} cycles"));
             ui.label(format!("Mean latency from it: {from:.1} cycles"));
+            let wait = sim
+                .switch_queueing_delay()
+                .get(s as usize)
+                .copied()
+                .unwrap_or(0.0);
+            ui.label(format!("Mean head wait in it: {wait:.2} cycles"));
+            let held = sim.switch_occupancy().get(s as usize).copied().unwrap_or(0);
+            let room = sim.switch_capacity().get(s as usize).copied().unwrap_or(0);
+            ui.label(format!("Buffered now: {held} of {room} flits"));
             if let Some(w) = sim.stats().windows().last() {
                 ui.label(format!(
                     "Network, last window: {:.1} cycles, {:.3} flits/host/cycle",
                     w.avg_latency, w.accepted
                 ));
             }
-            ui.separator();
-            ui.label(egui::RichText::new("Input buffers per virtual channel").strong());
-            for port in sim.switch_occupancy(s) {
+            let ports = sim.port_occupancy(s).unwrap_or_default();
+            if !ports.is_empty() {
+                ui.separator();
+                ui.label(egui::RichText::new("Input buffers per virtual channel").strong());
+            }
+            for port in ports {
                 ui.horizontal(|ui| {
                     ui.monospace(net.channel_name(port.channel));
                 });

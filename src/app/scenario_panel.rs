@@ -4,7 +4,7 @@
 use super::AppCommand;
 use crate::routing::Selection;
 use crate::scenario::Scenario;
-use crate::sim::{PortPriority, Switching};
+use crate::sim::{PortPriority, SwitchModelKind, Switching};
 use crate::traffic::Process;
 
 /// The topology spec forms, for tooltips.
@@ -173,6 +173,18 @@ pub fn scenario_ui(
             ui.label("Packet size");
             ui.add(egui::DragValue::new(&mut draft.packet_flits).range(1..=1024).suffix(" flits"))
                 .on_hover_text("Flits per packet");
+            ui.end_row();
+
+            ui.label("Switch model");
+            egui::ComboBox::from_id_salt("switch_model")
+                .selected_text(draft.switch_model.as_str())
+                .show_ui(ui, |ui| {
+                    for &m in SwitchModelKind::ALL {
+                        ui.selectable_value(&mut draft.switch_model, m, m.as_str());
+                    }
+                })
+                .response
+                .on_hover_text("What moves packets between buffers: input-queued = virtual-channel routers with credit flow control, cycle by cycle");
             ui.end_row();
 
             ui.label("Switching");

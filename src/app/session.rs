@@ -87,11 +87,7 @@ impl Session {
         } else {
             &mut self.sim
         };
-        let routing = parsed
-            .build(target.network(), target.config().vcs)
-            .map_err(|e| e.to_string())?;
-        target.set_routing(routing);
-        Ok(())
+        target.swap_routing(&parsed)
     }
 
     pub fn now(&self) -> u64 {

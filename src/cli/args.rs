@@ -1,9 +1,11 @@
 //! Command-line arguments (clap derive).
 
 use super::CliError;
+use crate::routing::RoutingSpec;
 use crate::routing::Selection;
 use crate::scenario::Scenario;
-use crate::sim::{PortPriority, Switching};
+use crate::sim::{PortPriority, SwitchModelKind, Switching};
+use crate::topology::Network;
 use crate::traffic::Process;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -37,6 +39,9 @@ fn parse_selection(s: &str) -> Result<Selection, String> {
 fn parse_port_priority(s: &str) -> Result<PortPriority, String> {
     PortPriority::parse(s).ok_or_else(|| format!("accepted: {}", PortPriority::ACCEPTED))
 }
+fn parse_switch_model(s: &str) -> Result<SwitchModelKind, String> {
+    SwitchModelKind::parse(s).ok_or_else(|| format!("accepted: {}", SwitchModelKind::ACCEPTED))
+}
 fn parse_process(s: &str) -> Result<Process, String> {
     Process::parse(s).ok_or_else(|| format!("accepted: {}", Process::ACCEPTED))
 }
@@ -57,8 +62,13 @@ pub struct ScenarioArgs {
     pub topology: Option<String>,
     /// Routing: minimal, dor[:tie=plus|random|parity], updown[:root=N], dmodk,
     /// paths:updown-bfs|updown-dfs|udwm:SELECT[:opts] (see `routelab paths`).
-    #[arg(long)]
-    pub routing: Option<String>,
+    /// Repeat the flag to run several routings on the same traffic and seed
+    /// (`--routing dor --routing updown`).
+    #[arg(long, action = clap::ArgAction::Append)]
+    pub routing: Vec<String>,
+    /// Switch model: input-queued.
+    #[arg(long, value_parser = parse_switch_model)]
+    pub switch_model: Option<SwitchModelKind>,
     /// Traffic pattern: uniform, hotspot[:fraction=F][:nodes=A,B], bitrev,
     /// bitcomp, butterfly, shuffle, transpose, tornado, nn, neighbor, randperm.
     #[arg(long)]
@@ -125,9 +135,12 @@ impl ScenarioArgs {
         macro_rules! set {
             ($($f:ident),*) => { $( if let Some(v) = &self.$f { s.$f = v.clone(); } )* };
         }
+        if let Some(r) = self.routing.first() {
+            s.routing = r.clone();
+        }
         set!(
             topology,
-            routing,
+            switch_model,
             traffic,
             process,
             load,
@@ -147,6 +160,51 @@ impl ScenarioArgs {
         if !problems.is_empty() {
             return Err(CliError::Input(problems.join("; ")));
         }
+        for r in self.routing.iter().skip(1) {
+            if let Err(e) = r.parse::<RoutingSpec>() {
+                return Err(CliError::Input(e.to_string()));
+            }
+        }
         Ok(s)
+    }
+
+    /// The scenarios to run: one per `--routing` (the scenario's own routing
+    /// when none is given), or with `compare`, every routing of the first
+    /// one's family that applies to the topology. Every one is checked
+    /// against the network before any runs.
+    pub fn scenarios(&self, compare: bool) -> Result<Vec<Scenario>, CliError> {
+        let base = self.scenario()?;
+        let mut routings: Vec<String> = if self.routing.is_empty() {
+            vec![base.routing.clone()]
+        } else {
+            self.routing.clone()
+        };
+        if compare {
+            let net = base.prepare()?.network;
+            let spec: RoutingSpec = routings[0]
+                .parse()
+                .map_err(|e: crate::routing::RoutingError| CliError::Input(e.to_string()))?;
+            routings = family(&spec, &net);
+        }
+        let mut out = Vec::with_capacity(routings.len());
+        for r in routings {
+            let s = Scenario {
+                routing: r,
+                ..base.clone()
+            };
+            s.prepare()?;
+            out.push(s);
+        }
+        Ok(out)
+    }
+}
+
+/// `--compare`'s set for `spec` on `net`: its family's members.
+fn family(spec: &RoutingSpec, net: &Network) -> Vec<String> {
+    let members = spec.family_members(net);
+    if members.is_empty() {
+        vec![spec.to_string()]
+    } else {
+        members
     }
 }

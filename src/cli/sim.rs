@@ -16,9 +16,21 @@ pub struct SimArgs {
     /// Print one JSON object instead of the readable summary.
     #[arg(long)]
     pub json: bool,
-    /// Write per-channel utilization and queueing delay as CSV.
+    /// Write per-channel utilization and queueing delay as CSV (one
+    /// routing only).
     #[arg(long, value_name = "FILE")]
     pub channels: Option<PathBuf>,
+    /// Run every routing of the given routing's family that applies to the
+    /// topology (the topology's static routings; every path-selection
+    /// algorithm on the same legal paths...) on the same traffic and seed.
+    #[arg(long)]
+    pub compare: bool,
+}
+
+/// `sim --json` output for several routings.
+#[derive(Debug, Serialize)]
+pub struct SimRuns {
+    pub runs: Vec<SimReport>,
 }
 
 /// `sim --json` output: the summary plus timing.
@@ -49,8 +61,27 @@ pub fn run_scenario(s: &Scenario) -> Result<(Simulation, SimReport), CliError> {
 }
 
 pub fn run(a: SimArgs) -> Result<(), CliError> {
-    let s = a.scenario.scenario()?;
-    let (sim, r) = run_scenario(&s)?;
+    let scenarios = a.scenario.scenarios(a.compare)?;
+    if scenarios.len() > 1 {
+        if a.channels.is_some() {
+            return Err(CliError::Input(format!(
+                "--channels writes one routing's channels; this command runs {} routings (give one --routing)",
+                scenarios.len()
+            )));
+        }
+        let mut runs = Vec::with_capacity(scenarios.len());
+        for s in &scenarios {
+            runs.push(run_scenario(s)?.1);
+        }
+        if a.json {
+            super::emit(&(serde_json::to_string(&SimRuns { runs }).unwrap_or_default() + "\n"))?;
+        } else {
+            super::emit(&side_by_side(&runs))?;
+        }
+        return Ok(());
+    }
+    let s = &scenarios[0];
+    let (sim, r) = run_scenario(s)?;
     if let Some(path) = &a.channels {
         write_file(path, &channels_csv(&sim)?)?;
     }
@@ -94,6 +125,43 @@ pub fn readable(r: &SimReport) -> String {
         r.elapsed_ms,
         r.cycles_per_second
     )
+}
+
+/// Several routings' summaries on the same traffic and seed, one row each.
+pub fn side_by_side(runs: &[SimReport]) -> String {
+    let mut out = String::new();
+    if let Some(r) = runs.first() {
+        out.push_str(&format!(
+            "topology {}  traffic {}  offered {:.4} flits/host/cycle  capacity {:.4}\n",
+            r.summary.topology, r.traffic, r.summary.offered, r.summary.capacity
+        ));
+    }
+    let width = runs
+        .iter()
+        .map(|r| r.summary.routing.len())
+        .max()
+        .unwrap_or(7)
+        .max(7);
+    out.push_str(&format!(
+        "{:width$}  accepted  %capacity  avg_lat  p50  p99    max  avg_hops\n",
+        "routing"
+    ));
+    for r in runs {
+        let s = &r.summary;
+        out.push_str(&format!(
+            "{:width$}  {:8.4}  {:8.1}%  {:7.2}  {:3}  {:3}  {:5}  {:8.2}\n",
+            s.routing,
+            s.accepted,
+            100.0 * s.accepted_fraction,
+            s.avg_latency,
+            s.p50_latency,
+            s.p99_latency,
+            s.max_latency,
+            s.avg_hops
+        ));
+    }
+    out.push_str("latency in cycles, accepted in flits/host/cycle\n");
+    out
 }
 
 /// Per-channel CSV: id, name, kind, ends, utilization, queueing delay.

@@ -33,6 +33,24 @@ pub struct SweepArgs {
     /// Run every load even after saturation.
     #[arg(long)]
     pub no_stop: bool,
+    /// Run every routing of the given routing's family that applies to the
+    /// topology, on the same traffic and seed.
+    #[arg(long)]
+    pub compare: bool,
+}
+
+/// `sweep --json` output for several routings.
+#[derive(Debug, Serialize)]
+pub struct SweepRuns {
+    pub routings: Vec<RoutingSweep>,
+}
+
+/// One routing's sweep.
+#[derive(Debug, Serialize)]
+pub struct RoutingSweep {
+    pub routing: String,
+    #[serde(flatten)]
+    pub report: SweepReport,
 }
 
 /// One load point.
@@ -146,8 +164,15 @@ pub fn sweep(
 }
 
 pub fn run(a: SweepArgs) -> Result<(), CliError> {
-    let base = a.scenario.scenario()?;
     let loads = parse_loads(&a.loads)?;
+    let scenarios = a.scenario.scenarios(a.compare)?;
+    if scenarios.len() > 1 {
+        return run_several(&a, &scenarios, &loads);
+    }
+    let base = scenarios
+        .into_iter()
+        .next()
+        .ok_or_else(|| CliError::Input("no routing".into()))?;
     let bar = if a.json {
         ProgressBar::hidden()
     } else {
@@ -168,6 +193,131 @@ pub fn run(a: SweepArgs) -> Result<(), CliError> {
         super::emit(&table(&report))?;
     }
     Ok(())
+}
+
+/// Several routings over the same loads, traffic and seed.
+fn run_several(a: &SweepArgs, scenarios: &[Scenario], loads: &[f64]) -> Result<(), CliError> {
+    let bar = if a.json {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new((loads.len() * scenarios.len()) as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} runs {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut routings = Vec::with_capacity(scenarios.len());
+    for s in scenarios {
+        let report = sweep(s, loads, !a.no_stop, &|| bar.inc(1))?;
+        routings.push(RoutingSweep {
+            routing: report
+                .points
+                .first()
+                .map(|p| p.report.summary.routing.clone())
+                .unwrap_or_else(|| s.routing.clone()),
+            report,
+        });
+    }
+    bar.finish_and_clear();
+    if let Some(path) = &a.csv {
+        let mut text = String::new();
+        for (i, r) in routings.iter().enumerate() {
+            let part = csv_text(&r.report)?;
+            for (j, line) in part.lines().enumerate() {
+                if j == 0 && i > 0 {
+                    continue;
+                }
+                let first = if j == 0 {
+                    "routing"
+                } else {
+                    r.routing.as_str()
+                };
+                text.push_str(&format!("{},{line}\n", csv_field(first)));
+            }
+        }
+        write_file(path, &text)?;
+    }
+    let runs = SweepRuns { routings };
+    if a.json {
+        super::emit(&(serde_json::to_string(&runs).unwrap_or_default() + "\n"))?;
+    } else {
+        super::emit(&side_by_side(&runs))?;
+    }
+    Ok(())
+}
+
+/// A CSV field, quoted when it holds a comma or a quote.
+fn csv_field(s: &str) -> String {
+    if s.contains(',') || s.contains('"') {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// One row per load, accepted throughput and mean latency per routing.
+fn side_by_side(runs: &SweepRuns) -> String {
+    let mut loads: Vec<f64> = Vec::new();
+    for r in &runs.routings {
+        for p in &r.report.points {
+            if !loads
+                .iter()
+                .any(|&l| (l - p.report.summary.offered).abs() < 1e-12)
+            {
+                loads.push(p.report.summary.offered);
+            }
+        }
+    }
+    loads.sort_by(f64::total_cmp);
+    let mut out = String::from("offered");
+    for r in &runs.routings {
+        out.push_str(&format!(" | {:^22}", truncate(&r.routing, 22)));
+    }
+    out.push('\n');
+    out.push_str("       ");
+    for _ in &runs.routings {
+        out.push_str(" | accepted   avg_lat   ");
+    }
+    out.push('\n');
+    for l in loads {
+        out.push_str(&format!("{l:7.3}"));
+        for r in &runs.routings {
+            match r
+                .report
+                .points
+                .iter()
+                .find(|p| (p.report.summary.offered - l).abs() < 1e-12)
+            {
+                Some(p) => out.push_str(&format!(
+                    " | {:8.4}  {:8.2}{}",
+                    p.report.summary.accepted,
+                    p.report.summary.avg_latency,
+                    if p.saturated { " s" } else { "  " }
+                )),
+                None => out.push_str(&format!(" | {:^22}", "-")),
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("saturation throughput (fraction of capacity):");
+    for r in &runs.routings {
+        out.push_str(&format!(
+            "  {} {:.4} ({:.1}%)",
+            r.routing,
+            r.report.saturation_throughput,
+            100.0 * r.report.saturation_fraction
+        ));
+    }
+    out.push_str("\n`s` marks a saturated point; - a load not run after saturation\n");
+    out
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        s.chars().take(n - 1).collect::<String>() + "…"
+    }
 }
 
 fn csv_text(r: &SweepReport) -> Result<String, CliError> {

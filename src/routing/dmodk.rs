@@ -4,9 +4,54 @@
 //! where d is the destination host id; going down is unique. Up then down
 //! only, so it is deadlock-free on any number of virtual channels.
 
-use super::{BufferView, Candidates, PacketInfo, RouteState, Routing};
-use crate::rng::SimRng;
-use crate::topology::{PortId, SwitchId};
+use super::registry::{Family, RoutingBuild, RoutingKind, no_options};
+use super::{Candidates, Hop, Routing};
+use crate::topology::{Network, PortId, Shape};
+
+pub(super) const KIND: RoutingKind = RoutingKind {
+    name: "dmodk",
+    aliases: &[],
+    options: "",
+    summary: "D-mod-k on fat trees: uplink chosen by the destination",
+    family: Family::Static,
+    parse: |parts| {
+        no_options("dmodk", parts)?;
+        Ok(Box::new(DModKSpec))
+    },
+    examples: &["dmodk"],
+};
+
+/// The `dmodk` spec.
+#[derive(Clone, Copy, Debug)]
+struct DModKSpec;
+
+impl RoutingBuild for DModKSpec {
+    fn canonical(&self) -> String {
+        "dmodk".into()
+    }
+    fn applies_to(&self, net: &Network) -> Result<(), String> {
+        match net.shape() {
+            Shape::FatTree { .. } => Ok(()),
+            _ => Err("dmodk needs a fattree topology".into()),
+        }
+    }
+    /// Up then down only: acyclic on one virtual channel.
+    fn min_vcs(&self, _net: &Network) -> u8 {
+        1
+    }
+    fn build(&self, net: &Network, vcs: u8) -> Result<Box<dyn Routing>, String> {
+        match net.shape() {
+            Shape::FatTree { k } => Ok(Box::new(DModK::new(*k, vcs))),
+            _ => Err("dmodk needs a fattree topology".into()),
+        }
+    }
+    fn variants(&self, _net: &Network) -> Vec<String> {
+        vec![self.canonical()]
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
 
 /// D-mod-k on `fattree:K`.
 #[derive(Clone, Debug)]
@@ -25,16 +70,8 @@ impl Routing for DModK {
     fn name(&self) -> String {
         "dmodk".into()
     }
-    fn route(
-        &mut self,
-        at: SwitchId,
-        _in_port: PortId,
-        pkt: &PacketInfo,
-        _state: &mut RouteState,
-        _view: &dyn BufferView,
-        _rng: &mut SimRng,
-        out: &mut Candidates,
-    ) {
+    fn route(&mut self, hop: Hop<'_>, out: &mut Candidates) {
+        let (at, pkt) = (hop.at, hop.pkt);
         let h = self.k / 2;
         let access = self.k * h;
         let d = pkt.dst_host;

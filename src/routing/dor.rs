@@ -36,9 +36,101 @@
 //! Needs V >= 2 on tori. Meshes and hypercubes are acyclic under dimension
 //! order and use every virtual channel.
 
-use super::{BufferView, Candidates, PacketInfo, RouteState, Routing};
-use crate::rng::SimRng;
-use crate::topology::{PortId, SwitchId};
+use super::midimew::MidimewMinimal;
+use super::registry::{Family, RoutingBuild, RoutingKind, key_values};
+use super::{Candidates, Hop, Routing, Source};
+use crate::topology::cube::Geometry;
+use crate::topology::{Network, Shape};
+
+pub(super) const KIND: RoutingKind = RoutingKind {
+    name: "dor",
+    aliases: &[],
+    options: "[:tie=plus|random|parity][:classes=strict|balanced]",
+    summary: "dimension order: DOR on tori and meshes, e-cube on hypercubes, the minimal rule on midimew",
+    family: Family::Static,
+    parse: |parts| {
+        let mut spec = DorSpec {
+            tie: TieRule::Plus,
+            classes: VcClasses::Strict,
+        };
+        for (k, v) in key_values(parts)? {
+            match k {
+                "tie" => {
+                    spec.tie = TieRule::parse(v)
+                        .ok_or_else(|| format!("tie `{v}`; accepted {}", TieRule::ACCEPTED))?
+                }
+                "classes" => {
+                    spec.classes = VcClasses::parse(v)
+                        .ok_or_else(|| format!("classes `{v}`; accepted {}", VcClasses::ACCEPTED))?
+                }
+                _ => {
+                    return Err(format!(
+                        "`dor` takes no option `{k}`; accepted tie, classes"
+                    ));
+                }
+            }
+        }
+        Ok(Box::new(spec))
+    },
+    examples: &["dor", "dor:tie=random", "dor:tie=parity:classes=balanced"],
+};
+
+/// The `dor` spec: the tie rule and the dateline class scheme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DorSpec {
+    pub tie: TieRule,
+    pub classes: VcClasses,
+}
+
+impl RoutingBuild for DorSpec {
+    fn canonical(&self) -> String {
+        let mut s = String::from("dor");
+        if self.tie != TieRule::Plus {
+            s.push_str(&format!(":tie={}", self.tie.as_str()));
+        }
+        if self.classes != VcClasses::Strict {
+            s.push_str(&format!(":classes={}", self.classes.as_str()));
+        }
+        s
+    }
+    fn applies_to(&self, net: &Network) -> Result<(), String> {
+        match net.shape() {
+            Shape::Cube { .. } | Shape::Hypercube { .. } | Shape::Midimew { .. } => Ok(()),
+            _ => Err(format!(
+                "{} has no dimensions; use updown (or dmodk on fat trees)",
+                net.spec()
+            )),
+        }
+    }
+    /// Tori and midimew: two, one dateline class each (module docs).
+    /// Meshes and hypercubes are acyclic under dimension order: one.
+    fn min_vcs(&self, net: &Network) -> u8 {
+        match net.shape() {
+            Shape::Cube { wrap: true, .. } | Shape::Midimew { .. } => 2,
+            _ => 1,
+        }
+    }
+    fn build(&self, net: &Network, vcs: u8) -> Result<Box<dyn Routing>, String> {
+        Ok(match net.shape() {
+            Shape::Cube { radix, wrap } => Box::new(CubeDor::new(
+                radix.clone(),
+                *wrap,
+                vcs,
+                self.tie,
+                self.classes,
+            )),
+            Shape::Hypercube { .. } => Box::new(Ecube::new(vcs)),
+            Shape::Midimew { n, b } => Box::new(MidimewMinimal::new(*n, *b, vcs)),
+            _ => return Err(self.applies_to(net).err().unwrap_or_default()),
+        })
+    }
+    fn variants(&self, _net: &Network) -> Vec<String> {
+        vec![self.canonical()]
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
 
 /// Which way DOR goes when a torus offset is exactly k/2 (two minimal
 /// directions). The rule changes throughput on uniform, transpose and
@@ -107,58 +199,20 @@ impl VcClasses {
 /// in dimension d when it does not.
 #[derive(Clone, Debug)]
 pub struct CubeDor {
-    radix: Vec<u32>,
-    wrap: bool,
+    geometry: Geometry,
     vcs: u8,
     tie: TieRule,
     classes: VcClasses,
-    /// Coordinates of every switch, `coords[s * n + d]`.
-    coords: Vec<u32>,
-    /// The same coordinates packed one byte per dimension (dimension d in
-    /// bits 8d..8d+8), when there are at most 8 dimensions of radix at most
-    /// 256; empty otherwise. The next dimension to correct is then one XOR
-    /// and a trailing-zeros count per hop instead of a loop.
-    packed: Vec<u64>,
 }
 
 impl CubeDor {
     pub fn new(radix: Vec<u32>, wrap: bool, vcs: u8, tie: TieRule, classes: VcClasses) -> Self {
-        let total: u32 = radix.iter().product();
-        let coords: Vec<u32> = (0..total)
-            .flat_map(|s| crate::topology::cube::coords(&radix, s))
-            .collect();
-        let n = radix.len();
-        let packed = if n <= 8 && radix.iter().all(|&k| k <= 256) {
-            coords
-                .chunks(n.max(1))
-                .map(|c| c.iter().rev().fold(0u64, |acc, &x| acc << 8 | x as u64))
-                .collect()
-        } else {
-            Vec::new()
-        };
         CubeDor {
-            packed,
-            radix,
-            wrap,
+            geometry: Geometry::new(radix, wrap),
             vcs,
             tie,
             classes,
-            coords,
         }
-    }
-
-    /// Direction (+1 / -1) for offset `c -> t` in a dimension of radix k.
-    /// Written without data-dependent branches (selects only): under
-    /// random traffic every comparison here is a coin toss, and this runs
-    /// once per packet per dimension at the source and once per hop.
-    #[inline]
-    fn plus(&self, k: u32, c: u32, t: u32, plus_on_tie: bool) -> bool {
-        if !self.wrap {
-            return t > c;
-        }
-        let delta = if t >= c { t - c } else { t + k - c };
-        let tie = 2 * delta == k;
-        (tie & plus_on_tie) | (!tie & (2 * delta < k))
     }
 }
 
@@ -171,8 +225,11 @@ impl Routing for CubeDor {
         n
     }
 
-    fn at_source(&mut self, pkt: &PacketInfo, state: &mut RouteState, rng: &mut SimRng) {
+    fn at_source(&mut self, src: Source<'_>) {
         use rand::RngCore;
+        let Source {
+            pkt, state, rng, ..
+        } = src;
         state.tag = match self.tie {
             TieRule::Plus => u32::MAX,
             TieRule::Parity => {
@@ -184,21 +241,16 @@ impl Routing for CubeDor {
             }
             TieRule::Random => rng.next_u32(),
         };
-        if !self.wrap {
+        let g = &self.geometry;
+        if !g.wrap() {
             return;
         }
-        let n = self.radix.len();
-        let (sc, dc) = (
-            &self.coords[pkt.src_switch as usize * n..][..n],
-            &self.coords[pkt.dst_switch as usize * n..][..n],
-        );
+        let (sc, dc) = (g.coords(pkt.src_switch), g.coords(pkt.dst_switch));
         let mut wraps = 0u32;
-        for d in 0..n.min(16) {
+        for d in 0..g.dims().min(16) {
             let (c, t) = (sc[d], dc[d]);
-            let plus = self.plus(self.radix[d], c, t, state.tag >> d & 1 == 1);
-            // Non-short-circuit operators: no branch on the coordinates.
-            let wrap = (c != t) & ((plus & (c > t)) | (!plus & (c < t)));
-            wraps |= (wrap as u32) << d;
+            let plus = g.minimal_plus(g.radix()[d], c, t, state.tag >> d & 1 == 1);
+            wraps |= (Geometry::still_to_wrap(c, t, plus) as u32) << d;
         }
         let classes = match self.classes {
             VcClasses::Balanced => rng.next_u32() & 0xFFFF,
@@ -207,51 +259,23 @@ impl Routing for CubeDor {
         state.aux = wraps | classes << 16;
     }
 
-    fn route(
-        &mut self,
-        at: SwitchId,
-        _in_port: PortId,
-        pkt: &PacketInfo,
-        state: &mut RouteState,
-        _view: &dyn BufferView,
-        _rng: &mut SimRng,
-        out: &mut Candidates,
-    ) {
-        let (d, c, t) = if self.packed.is_empty() {
-            let n = self.radix.len();
-            let here = &self.coords[at as usize * n..][..n];
-            let there = &self.coords[pkt.dst_switch as usize * n..][..n];
-            match (0..n).find(|&d| here[d] != there[d]) {
-                Some(d) => (d, here[d], there[d]),
-                None => return,
-            }
-        } else {
-            // The lowest unaligned dimension without a branch per dimension
-            // (which one comes next is a coin toss under random traffic).
-            let (h, g) = (
-                self.packed[at as usize],
-                self.packed[pkt.dst_switch as usize],
-            );
-            let x = h ^ g;
-            if x == 0 {
-                return;
-            }
-            let shift = x.trailing_zeros() & !7;
-            (
-                (shift / 8) as usize,
-                (h >> shift) as u32 & 0xFF,
-                (g >> shift) as u32 & 0xFF,
-            )
+    fn route(&mut self, hop: Hop<'_>, out: &mut Candidates) {
+        let g = &self.geometry;
+        let Some((d, c, t)) = g.first_difference(hop.at, hop.pkt.dst_switch) else {
+            return;
         };
-        let plus = self.plus(self.radix[d], c, t, state.tag >> (d % 32) & 1 == 1);
-        let port = (2 * d + usize::from(!plus)) as PortId;
-        if self.wrap {
+        let state = hop.state;
+        let plus = g.minimal_plus(g.radix()[d], c, t, state.tag >> (d % 32) & 1 == 1);
+        let port = Geometry::port(d, plus);
+        if g.wrap() {
             let half = self.vcs / 2;
             let bit = d.min(15);
-            // Crosses the dateline: lower class until it has; otherwise the
-            // class chosen at the source. Selects, not branches.
+            // Dateline rule: the lower class until the packet has crossed
+            // the wrap link, the upper one after; packets that never wrap
+            // in this dimension use the class chosen at the source.
+            // Selects, not branches.
             let wraps = state.aux >> bit & 1 == 1;
-            let crossed = (plus & (c < t)) | (!plus & (c > t));
+            let crossed = !Geometry::still_to_wrap(c, t, plus);
             let class = state.aux >> (16 + bit) & 1 == 1;
             let upper = (wraps & crossed) | (!wraps & class);
             let (lo, hi) = if upper {
@@ -282,78 +306,14 @@ impl Routing for Ecube {
     fn name(&self) -> String {
         "dor".into()
     }
-    fn route(
-        &mut self,
-        at: SwitchId,
-        _in_port: PortId,
-        pkt: &PacketInfo,
-        _state: &mut RouteState,
-        _view: &dyn BufferView,
-        _rng: &mut SimRng,
-        out: &mut Candidates,
-    ) {
-        let diff = at ^ pkt.dst_switch;
+    fn route(&mut self, hop: Hop<'_>, out: &mut Candidates) {
+        let diff = hop.at ^ hop.pkt.dst_switch;
         if diff != 0 {
-            out.push(diff.trailing_zeros() as PortId, 0, self.vcs - 1);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rng::{Stream, stream};
-
-    struct Empty;
-    impl BufferView for Empty {
-        fn free_slots(&self, _port: PortId, _vc: u8) -> u32 {
-            1
-        }
-    }
-
-    /// The packed-coordinate fast path and the general loop choose the same
-    /// port and VC class for every switch pair, tie rule and class draw.
-    #[test]
-    fn packed_coordinates_route_like_the_general_loop() {
-        for (radix, wrap) in [
-            (vec![8, 8], true),
-            (vec![5, 3, 4], true),
-            (vec![6, 5], false),
-            (vec![256, 2], true),
-        ] {
-            for (tie, classes) in [
-                (TieRule::Plus, VcClasses::Strict),
-                (TieRule::Random, VcClasses::Balanced),
-                (TieRule::Parity, VcClasses::Strict),
-            ] {
-                let fast = CubeDor::new(radix.clone(), wrap, 4, tie, classes);
-                assert!(!fast.packed.is_empty());
-                let mut slow = fast.clone();
-                slow.packed.clear();
-                let total: u32 = radix.iter().product();
-                let mut rng = stream(3, Stream::Routing);
-                for a in (0..total).step_by(7) {
-                    for b in 0..total {
-                        let info = PacketInfo {
-                            src_host: a,
-                            dst_host: b,
-                            src_switch: a,
-                            dst_switch: b,
-                            flits: 1,
-                        };
-                        let mut st = RouteState::default();
-                        let mut f = fast.clone();
-                        f.at_source(&info, &mut st, &mut rng);
-                        for at in [a, b, (a + b) % total] {
-                            let (mut cf, mut cs) = (Candidates::default(), Candidates::default());
-                            let (mut sf, mut ss) = (st, st);
-                            f.route(at, 0, &info, &mut sf, &Empty, &mut rng, &mut cf);
-                            slow.route(at, 0, &info, &mut ss, &Empty, &mut rng, &mut cs);
-                            assert_eq!(cf.as_slice(), cs.as_slice(), "{radix:?} {a}->{b} at {at}");
-                        }
-                    }
-                }
-            }
+            out.push(
+                diff.trailing_zeros() as crate::topology::PortId,
+                0,
+                self.vcs - 1,
+            );
         }
     }
 }

@@ -8,9 +8,8 @@
 //! current jump type uses virtual channels `0..V/2`, otherwise `V/2..V`.
 //! A minimal route never wraps twice in one jump type (|x|·b < N).
 
-use super::{BufferView, Candidates, PacketInfo, RouteState, Routing};
-use crate::rng::SimRng;
-use crate::topology::{PortId, SwitchId};
+use super::{Candidates, Hop, Routing, Source};
+use crate::topology::PortId;
 
 /// Minimal midimew routing with dateline virtual channels.
 #[derive(Clone, Debug)]
@@ -64,21 +63,14 @@ impl Routing for MidimewMinimal {
     fn name(&self) -> String {
         "dor".into()
     }
-    fn at_source(&mut self, pkt: &PacketInfo, state: &mut RouteState, _rng: &mut SimRng) {
+    fn at_source(&mut self, src: Source<'_>) {
+        let pkt = src.pkt;
         let off = (pkt.dst_switch + self.n - pkt.src_switch) % self.n;
         let (x, y) = self.table[off as usize];
-        state.tag = pack(x, y);
+        src.state.tag = pack(x, y);
     }
-    fn route(
-        &mut self,
-        at: SwitchId,
-        _in_port: PortId,
-        _pkt: &PacketInfo,
-        state: &mut RouteState,
-        _view: &dyn BufferView,
-        _rng: &mut SimRng,
-        out: &mut Candidates,
-    ) {
+    fn route(&mut self, hop: Hop<'_>, out: &mut Candidates) {
+        let (at, state) = (hop.at, hop.state);
         let (mut x, mut y) = unpack(state.tag);
         let (port, jump, remaining, plus) = if x != 0 {
             let r = (0, self.b, x.unsigned_abs(), x > 0);

@@ -1,88 +1,78 @@
 //! Routing: which output ports and virtual channels a packet may take.
 //!
 //! Two shapes share one trait, as the papers need both:
-//! - chosen at the source ([`Routing::at_source`]): a full route, waypoints
-//!   or an intermediate node stored in the packet's [`RouteState`]
-//!   (static tables from path selection, Valiant/ROMM/RLB intermediates, DRB
-//!   multi-step paths);
+//! - chosen at the source ([`Routing::at_source`]): a full route or
+//!   waypoints stored in the packet's [`RouteState`] (static tables from
+//!   path selection);
 //! - chosen per hop ([`Routing::route`]): the set of candidates a routing
 //!   function allows at this switch, in preference order; the simulator's
-//!   [`Selection`] policy then picks one with local buffer state (adaptive
-//!   and greedy balancers), or the routing orders them itself by looking at
-//!   the [`BufferView`].
+//!   [`Selection`] policy then picks one with local buffer state, or the
+//!   routing orders them itself by looking at the [`BufferView`].
 //!
-//! [`Routing::on_delivery`] is the feedback hook: DRB's latency monitoring
-//! acknowledges each delivered packet back to its source.
+//! Routings today: dimension order on tori and meshes and e-cube on
+//! hypercubes ([`CubeDor`], [`Ecube`]), minimal midimew routing
+//! ([`MidimewMinimal`]), D-mod-k on fat trees ([`DModK`]), up*/down*
+//! ([`UpDown`]) and path-selection tables ([`SourceRouted`]).
+//!
+//! The contract also carries what multi-phase and feedback routings need:
+//! the cycle at the source and at every hop ([`Source::now`], [`Hop::now`]),
+//! route state with two waypoints and a path index ([`RouteState`]),
+//! delivery feedback after a modelled delay or a real acknowledgement
+//! packet ([`Acknowledgement`], [`Feedback`]), and two hooks for switch
+//! models that decide once per time slice ([`Routing::send_key`],
+//! [`Routing::neighbour_quota`]).
 //!
 //! Ejection is not the routing's business: at the destination switch the
 //! simulator sends the packet to its host.
 
+mod candidates;
 mod dmodk;
 mod dor;
+mod feedback;
 mod midimew;
+mod minimal;
+pub mod registry;
 mod source_routed;
 mod spec;
 mod updown;
+mod walk;
 
+pub use candidates::{Candidate, Candidates, MAX_CANDIDATES};
 pub use dmodk::DModK;
-pub use dor::{CubeDor, Ecube, TieRule, VcClasses};
+pub use dor::{CubeDor, DorSpec, Ecube, TieRule, VcClasses};
+pub use feedback::{Acknowledgement, Feedback};
 pub use midimew::MidimewMinimal;
+pub use registry::{Family, RoutingBuild, RoutingKind};
 pub use source_routed::SourceRouted;
 pub use spec::{RoutingError, RoutingSpec};
-pub use updown::{UpDown, UpDownTables};
+pub use updown::{UpDown, UpDownSpec, UpDownTables};
+pub use walk::{Step, WalkError, walk};
 
 use crate::rng::SimRng;
 use crate::topology::{HostId, PortId, SwitchId};
 
-/// Most candidates a routing may offer at one hop.
-pub const MAX_CANDIDATES: usize = 16;
-
-/// One allowed next hop: an output port and an inclusive range of virtual
-/// channels on it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Candidate {
-    pub port: PortId,
-    pub vc_lo: u8,
-    pub vc_hi: u8,
-}
-
-/// A fixed-capacity list of candidates, in the routing's order of preference.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Candidates {
-    items: [Candidate; MAX_CANDIDATES],
-    len: u8,
-}
-
-impl Candidates {
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-    /// Add a candidate; extra ones beyond [`MAX_CANDIDATES`] are dropped.
-    pub fn push(&mut self, port: PortId, vc_lo: u8, vc_hi: u8) {
-        if (self.len as usize) < MAX_CANDIDATES {
-            self.items[self.len as usize] = Candidate { port, vc_lo, vc_hi };
-            self.len += 1;
-        }
-    }
-    pub fn as_slice(&self) -> &[Candidate] {
-        &self.items[..self.len as usize]
-    }
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-}
-
 /// Routing state carried in a packet. Its meaning belongs to the routing
-/// that created it (phase, intermediate node, path index, hop counter...).
+/// that created it; the engine only copies it into the packet's
+/// [`Feedback`]. 24 bytes, so a packet stays within one cache line.
+///
+/// Room for a two-phase route on a torus of up to 8 dimensions (an
+/// intermediate node in `via[0]`, a direction bit per dimension and two
+/// dimension orders of 8 × 3 bits in `tag` and `aux`), or a three-step
+/// route through two waypoints (`via[0]`, `via[1]`) with the index of the
+/// path taken in `path`, which the routing gets back in its feedback.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct RouteState {
+    /// Phase or step of a multi-phase route.
     pub phase: u8,
+    /// Hops taken so far (source routing).
     pub hop: u16,
+    /// Which of the routing's paths the packet took.
+    pub path: u16,
     pub tag: u32,
     pub aux: u32,
+    /// Waypoints (intermediate nodes), routing-defined.
+    pub via: [u32; 2],
 }
 
 /// What a routing knows about a packet.
@@ -100,6 +90,34 @@ pub trait BufferView {
     /// Free buffer slots (credits) on the downstream side of `port`'s virtual
     /// channel `vc` at the current switch.
     fn free_slots(&self, port: PortId, vc: u8) -> u32;
+}
+
+/// A packet leaving its source host: what [`Routing::at_source`] sees.
+pub struct Source<'a> {
+    /// The cycle its head leaves the source host.
+    pub now: u64,
+    pub pkt: &'a PacketInfo,
+    pub state: &'a mut RouteState,
+    /// The routing random stream.
+    pub rng: &'a mut SimRng,
+}
+
+/// A packet's head at the front of an input buffer of switch `at`: what
+/// [`Routing::route`] sees.
+pub struct Hop<'a> {
+    /// The switch the head is at.
+    pub at: SwitchId,
+    /// The port it arrived on (a host port at the source switch), so a
+    /// routing can learn its last hop.
+    pub in_port: PortId,
+    /// The current cycle.
+    pub now: u64,
+    pub pkt: &'a PacketInfo,
+    pub state: &'a mut RouteState,
+    /// Buffer state of the switch's output ports.
+    pub view: &'a dyn BufferView,
+    /// The routing random stream.
+    pub rng: &'a mut SimRng,
 }
 
 /// How the simulator picks among a hop's candidates when allocating a
@@ -141,35 +159,57 @@ pub trait Routing: Send {
     fn name(&self) -> String;
 
     /// Called once when the packet's head leaves its source host.
-    fn at_source(&mut self, _pkt: &PacketInfo, _state: &mut RouteState, _rng: &mut SimRng) {}
+    fn at_source(&mut self, _src: Source<'_>) {}
 
     /// Called exactly once per switch the packet visits (other than its
     /// destination switch), when its head flit reaches the front of its input
     /// virtual channel. Pushes the allowed next hops in preference order.
-    /// `in_port` is the port the packet arrived on, so a routing can learn
-    /// its last hop. State changes must not depend on which candidate the
-    /// selection later picks.
-    #[allow(clippy::too_many_arguments)]
-    fn route(
-        &mut self,
-        at: SwitchId,
-        in_port: PortId,
-        pkt: &PacketInfo,
-        state: &mut RouteState,
-        view: &dyn BufferView,
-        rng: &mut SimRng,
-        out: &mut Candidates,
-    );
+    /// State changes must not depend on which candidate the selection later
+    /// picks. A candidate must name an existing port and a VC range inside
+    /// `0..V`; the engine refuses anything else with a named error
+    /// ([`SimError::BadCandidate`](crate::sim::SimError::BadCandidate)).
+    fn route(&mut self, hop: Hop<'_>, out: &mut Candidates);
 
-    /// Delivery feedback (DRB's acknowledgement): the packet's latency in
-    /// cycles, the cycle it was delivered.
-    fn on_delivery(&mut self, _pkt: &PacketInfo, _state: &RouteState, _latency: u64, _now: u64) {}
+    /// How this routing wants to hear of deliveries (none by default: the
+    /// engine then does no feedback work at all).
+    fn acknowledgement(&self) -> Acknowledgement {
+        Acknowledgement::None
+    }
+
+    /// Delivery feedback, when [`Routing::acknowledgement`] asks for it:
+    /// called in the cycle the source hears of the delivery
+    /// ([`Feedback::heard_cycle`]).
+    fn on_feedback(&mut self, _fb: &Feedback) {}
 
     /// A per-channel quantity the routing itself defines, e.g. crossing
     /// paths of its chosen tables (Villalobos et al. §3): a label and one
     /// value per network channel id (a shorter vector means zero for the
     /// channels after it). `None` when the routing defines none.
     fn channel_values(&self) -> Option<(String, Vec<f64>)> {
+        None
+    }
+
+    /// For switch models that decide once per time slice: the key by which
+    /// switch `at` orders the packets it holds before sending them (lowest
+    /// first; equal keys keep arrival order). `None` (the default) keeps
+    /// arrival order. The fat-tree paper's "oldest first" step orders by
+    /// generation time, then by larger remaining distance.
+    fn send_key(
+        &self,
+        _at: SwitchId,
+        _pkt: &PacketInfo,
+        _state: &RouteState,
+        _gen_cycle: u64,
+    ) -> Option<u64> {
+        None
+    }
+
+    /// For switch models that decide once per time slice: how many packets
+    /// switch `at` accepts from each neighbour in one slice, given its free
+    /// buffer space at the start of the slice and its number of
+    /// neighbours. `None` (the default): no per-neighbour limit. The
+    /// fat-tree paper's access-buffer reservation is such a quota.
+    fn neighbour_quota(&self, _at: SwitchId, _free: u32, _neighbours: u32) -> Option<u32> {
         None
     }
 }

@@ -8,10 +8,68 @@
 //! the path dictates (its VC rule is what makes it deadlock-free); under
 //! plain up*/down* any virtual channel (every class is deadlock-free).
 
-use super::{BufferView, Candidates, PacketInfo, RouteState, Routing};
-use crate::paths::{LegalKind, RouteTables, pair_index};
-use crate::rng::SimRng;
-use crate::topology::{PortId, SwitchId};
+use super::registry::{Family, RoutingBuild, RoutingKind};
+use super::{Candidates, Hop, Routing, Source};
+use crate::paths::{Algorithm, LegalKind, PathsSpec, RouteTables, pair_index};
+use crate::topology::{Network, PortId};
+
+pub(super) const KIND: RoutingKind = RoutingKind {
+    name: "paths",
+    aliases: &[],
+    options: ":updown-bfs|updown-dfs|udwm:random|lowport|maxcp|hpcf|lvcf|lpcf|ga|sa\
+[:root=N][:objective=sd|max|sumsq][:seed=S][:budget=N][:init=random|maxcp][:cap=N]",
+    summary: "static tables chosen by path selection on up*/down* or UDWM",
+    family: Family::PathSelection,
+    parse: |parts| Ok(Box::new(PathsSpec::parse_parts(parts)?)),
+    examples: &[
+        "paths:updown-bfs:lowport",
+        "paths:updown-dfs:maxcp",
+        "paths:udwm:lvcf",
+        "paths:updown-bfs:sa:budget=2000",
+        "paths:updown-dfs:ga:budget=5",
+    ],
+};
+
+impl RoutingBuild for PathsSpec {
+    fn canonical(&self) -> String {
+        self.to_string()
+    }
+    fn applies_to(&self, net: &Network) -> Result<(), String> {
+        if self.root as usize >= net.num_switches() {
+            return Err(format!(
+                "root {}; accepted 0..{}",
+                self.root,
+                net.num_switches()
+            ));
+        }
+        Ok(())
+    }
+    /// up*/down* paths are deadlock-free on one virtual channel; UDWM uses
+    /// as many as it is given.
+    fn min_vcs(&self, _net: &Network) -> u8 {
+        1
+    }
+    fn build(&self, net: &Network, vcs: u8) -> Result<Box<dyn Routing>, String> {
+        let tables = self.tables(net, vcs).map_err(|e| e.to_string())?;
+        Ok(Box::new(SourceRouted::new(self.to_string(), &tables, vcs)))
+    }
+    /// Every selection algorithm on the same legal paths.
+    fn variants(&self, _net: &Network) -> Vec<String> {
+        Algorithm::ALL
+            .iter()
+            .map(|&a| {
+                PathsSpec {
+                    select: a,
+                    ..self.clone()
+                }
+                .to_string()
+            })
+            .collect()
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
 
 /// Routing that follows fixed per-pair paths.
 #[derive(Clone, Debug)]
@@ -70,22 +128,15 @@ impl Routing for SourceRouted {
     fn name(&self) -> String {
         self.name.clone()
     }
-    fn at_source(&mut self, pkt: &PacketInfo, state: &mut RouteState, _rng: &mut SimRng) {
+    fn at_source(&mut self, src: Source<'_>) {
+        let (pkt, state) = (src.pkt, src.state);
         state.hop = 0;
         if pkt.src_switch != pkt.dst_switch {
             state.tag = pair_index(self.n, pkt.src_switch, pkt.dst_switch) as u32;
         }
     }
-    fn route(
-        &mut self,
-        _at: SwitchId,
-        _in_port: PortId,
-        _pkt: &PacketInfo,
-        state: &mut RouteState,
-        _view: &dyn BufferView,
-        _rng: &mut SimRng,
-        out: &mut Candidates,
-    ) {
+    fn route(&mut self, hop: Hop<'_>, out: &mut Candidates) {
+        let state = hop.state;
         let p = state.tag as usize;
         let i = self.first[p] as usize + state.hop as usize;
         if i >= self.first[p + 1] as usize {

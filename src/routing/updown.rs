@@ -14,8 +14,8 @@
 //! minimal legal next hop in ascending port order, so the default `fixed`
 //! selection takes the lowest port ("lowest port on ties").
 
-use super::{BufferView, Candidates, PacketInfo, RouteState, Routing};
-use crate::rng::SimRng;
+use super::registry::{Family, RoutingBuild, RoutingKind, key_values};
+use super::{Candidates, Hop, Routing};
 use crate::topology::{Network, Peer, PortId, SwitchId, bfs_distances};
 
 /// Phase of a packet on an up*/down* path.
@@ -151,6 +151,75 @@ impl UpDownTables {
     }
 }
 
+pub(super) const KIND: RoutingKind = RoutingKind {
+    name: "updown",
+    aliases: &[],
+    options: "[:root=N]",
+    summary: "up*/down* on a BFS spanning tree from switch N (default 0)",
+    family: Family::Static,
+    parse: |parts| {
+        let mut root = 0;
+        for (k, v) in key_values(parts)? {
+            match k {
+                "root" => {
+                    root = v
+                        .parse()
+                        .map_err(|_| format!("root `{v}` is not a switch number"))?
+                }
+                _ => return Err(format!("`updown` takes no option `{k}`; accepted root")),
+            }
+        }
+        Ok(Box::new(UpDownSpec { root }))
+    },
+    examples: &["updown", "updown:root=1"],
+};
+
+/// The `updown` spec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UpDownSpec {
+    pub root: SwitchId,
+}
+
+impl RoutingBuild for UpDownSpec {
+    fn canonical(&self) -> String {
+        if self.root == 0 {
+            "updown".into()
+        } else {
+            format!("updown:root={}", self.root)
+        }
+    }
+    fn applies_to(&self, net: &Network) -> Result<(), String> {
+        if self.root as usize >= net.num_switches() {
+            return Err(format!(
+                "root {}; accepted 0..{}",
+                self.root,
+                net.num_switches()
+            ));
+        }
+        if net.num_switches() > UpDownTables::MAX_SWITCHES {
+            return Err(format!(
+                "{} switches; up*/down* tables are built for at most {}",
+                net.num_switches(),
+                UpDownTables::MAX_SWITCHES
+            ));
+        }
+        Ok(())
+    }
+    /// No down-to-up turn anywhere: acyclic on one virtual channel.
+    fn min_vcs(&self, _net: &Network) -> u8 {
+        1
+    }
+    fn build(&self, net: &Network, vcs: u8) -> Result<Box<dyn Routing>, String> {
+        Ok(Box::new(UpDown::new(net, self.root, vcs)))
+    }
+    fn variants(&self, _net: &Network) -> Vec<String> {
+        vec!["updown".into()]
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
 /// Routing along shortest legal up*/down* paths.
 #[derive(Clone, Debug)]
 pub struct UpDown {
@@ -188,19 +257,11 @@ impl Routing for UpDown {
     fn name(&self) -> String {
         format!("updown:root={}", self.tables.root)
     }
-    fn route(
-        &mut self,
-        at: SwitchId,
-        in_port: PortId,
-        pkt: &PacketInfo,
-        _state: &mut RouteState,
-        _view: &dyn BufferView,
-        _rng: &mut SimRng,
-        out: &mut Candidates,
-    ) {
-        let from = self.peer[at as usize][in_port as usize];
+    fn route(&mut self, hop: Hop<'_>, out: &mut Candidates) {
+        let at = hop.at;
+        let from = self.peer[at as usize][hop.in_port as usize];
         let phase = self.tables.phase_after(from, at);
-        for (p, _, _) in self.tables.next_hops(at, pkt.dst_switch, phase) {
+        for (p, _, _) in self.tables.next_hops(at, hop.pkt.dst_switch, phase) {
             out.push(p, 0, self.vcs - 1);
         }
     }

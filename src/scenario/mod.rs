@@ -5,7 +5,10 @@
 
 use crate::rng::{Stream, stream};
 use crate::routing::{RoutingSpec, Selection};
-use crate::sim::{PortPriority, SimConfig, Simulation, Switching, TrafficConfig};
+use crate::sim::{
+    MeasureConfig, PortPriority, RouterConfig, Simulation, SwitchModelKind, Switching,
+    TrafficConfig,
+};
 use crate::topology::{Network, TopologySpec};
 use crate::traffic::{Pattern, PatternSpec, Process};
 use serde::{Deserialize, Serialize};
@@ -29,6 +32,9 @@ pub struct Scenario {
     pub process: Process,
     /// Offered load, flits per host per cycle, 0..=1.
     pub load: f64,
+    /// Which switch model moves the packets ([`SwitchModelKind`]):
+    /// `input-queued` (the default).
+    pub switch_model: SwitchModelKind,
     pub packet_flits: u16,
     pub switching: Switching,
     pub vcs: u8,
@@ -49,7 +55,8 @@ pub struct Scenario {
 
 impl Default for Scenario {
     fn default() -> Self {
-        let c = SimConfig::default();
+        let c = RouterConfig::default();
+        let m = MeasureConfig::default();
         Scenario {
             name: String::new(),
             description: String::new(),
@@ -58,6 +65,7 @@ impl Default for Scenario {
             traffic: "uniform".into(),
             process: Process::Bernoulli,
             load: 0.3,
+            switch_model: SwitchModelKind::InputQueued,
             packet_flits: c.packet_flits,
             switching: c.switching,
             vcs: c.vcs,
@@ -67,10 +75,10 @@ impl Default for Scenario {
             selection: c.selection,
             port_priority: c.port_priority,
             cycles: 10_000,
-            warmup: c.warmup,
+            warmup: m.warmup,
             seed: 1,
-            watchdog_cycles: c.watchdog_cycles,
-            window_cycles: c.window_cycles,
+            watchdog_cycles: m.watchdog_cycles,
+            window_cycles: m.window_cycles,
         }
     }
 }
@@ -147,9 +155,9 @@ impl Scenario {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
-    /// The switch and measurement parameters.
-    pub fn sim_config(&self) -> SimConfig {
-        SimConfig {
+    /// The router's parameters.
+    pub fn router_config(&self) -> RouterConfig {
+        RouterConfig {
             switching: self.switching,
             vcs: self.vcs,
             buffer_flits: self.buffer_flits,
@@ -158,6 +166,12 @@ impl Scenario {
             switch_delay: self.switch_delay,
             selection: self.selection,
             port_priority: self.port_priority,
+        }
+    }
+
+    /// The measurement's parameters.
+    pub fn measure_config(&self) -> MeasureConfig {
+        MeasureConfig {
             warmup: self.warmup,
             watchdog_cycles: self.watchdog_cycles,
             window_cycles: self.window_cycles,
@@ -166,7 +180,8 @@ impl Scenario {
 
     /// Check everything that can be checked without building: every problem.
     pub fn problems(&self) -> Vec<String> {
-        let mut p = self.sim_config().problems();
+        let mut p = self.router_config().problems();
+        p.extend(self.measure_config().problems());
         if let Err(e) = self.topology.parse::<TopologySpec>() {
             p.push(e.to_string());
         }
@@ -208,7 +223,7 @@ impl Scenario {
         let pattern: PatternSpec = self.traffic.parse().map_err(one)?;
         let network = Arc::new(topo.build().map_err(one)?);
         let mut problems = Vec::new();
-        if let Err(e) = routing.build(&network, self.vcs) {
+        if let Err(e) = Simulation::build_routing(&routing, &network, self.vcs) {
             problems.push(e.to_string());
         }
         let mut rng = stream(self.seed, Stream::Pattern);
@@ -242,18 +257,21 @@ impl Scenario {
         // so the traffic stream proper starts identically for every routing.
         let mut rng = stream(self.seed, Stream::Pattern);
         let pattern = Pattern::build(&pattern, &network, &mut rng).map_err(one)?;
-        let routing = routing.build(&network, self.vcs).map_err(one)?;
-        Ok(Simulation::new(
+        let routing = Simulation::build_routing(routing, &network, self.vcs).map_err(one)?;
+        Simulation::new(
             network,
+            self.switch_model,
             routing,
             TrafficConfig {
                 pattern,
                 process: self.process,
                 load: self.load,
             },
-            self.sim_config(),
+            self.router_config(),
+            self.measure_config(),
             self.seed,
-        ))
+        )
+        .map_err(ScenarioError::one)
     }
 }
 
@@ -266,6 +284,7 @@ fn field_hint(field: &str, e: &serde_json::Error) -> String {
         "switching" => "\"saf\", \"vct\" or \"wormhole\"",
         "selection" => "\"fixed\", \"first-free\" or \"adaptive\"",
         "port_priority" => "\"rotating\" or \"random\"",
+        "switch_model" => "\"input-queued\"",
         "process" => "\"bernoulli\" or \"exponential\"",
         "load" => "a number in 0..=1",
         "vcs" => "a whole number 1..=16",

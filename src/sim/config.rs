@@ -1,4 +1,6 @@
-//! Parameters of the input-queued switch model and of measurement.
+//! Parameters of a run, in two parts: the router's ([`RouterConfig`]:
+//! what the switch is) and the measurement's ([`MeasureConfig`]: how the
+//! run is observed); and which switch model runs ([`SwitchModelKind`]).
 
 use crate::routing::Selection;
 use serde::{Deserialize, Serialize};
@@ -42,7 +44,6 @@ impl Switching {
     }
 }
 
-/// Switch and measurement parameters.
 /// Which input port a switch serves first each cycle in VC allocation, and
 /// so which port wins an output VC that several want. Dally and Towles
 /// (ch. 18, arbitration) describe several priority rules; which one a
@@ -86,8 +87,37 @@ impl PortPriority {
     }
 }
 
+/// Which switch model moves packets between buffers (a scenario's
+/// `switch_model`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SwitchModelKind {
+    /// Input-queued virtual-channel switches with credit flow control
+    /// ([`super::InputQueued`]; Dally and Towles ch. 16-19).
+    #[default]
+    InputQueued,
+}
+
+impl SwitchModelKind {
+    pub const ACCEPTED: &'static str = "input-queued";
+    /// Every model, in menu order.
+    pub const ALL: &'static [SwitchModelKind] = &[SwitchModelKind::InputQueued];
+    pub fn parse(s: &str) -> Option<SwitchModelKind> {
+        match s {
+            "input-queued" | "input_queued" | "iq" => Some(SwitchModelKind::InputQueued),
+            _ => None,
+        }
+    }
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            SwitchModelKind::InputQueued => "input-queued",
+        }
+    }
+}
+
+/// The switch's parameters: what the router is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SimConfig {
+pub struct RouterConfig {
     pub switching: Switching,
     /// Virtual channels per input port (1..=16).
     pub vcs: u8,
@@ -105,18 +135,11 @@ pub struct SimConfig {
     /// Which input port comes first in VC allocation ([`PortPriority`]).
     #[serde(default)]
     pub port_priority: PortPriority,
-    /// Cycles before statistics start.
-    pub warmup: u64,
-    /// Cycles with flits in the network and none moving before the run is
-    /// declared deadlocked.
-    pub watchdog_cycles: u64,
-    /// Length of the running windows for live curves, in cycles.
-    pub window_cycles: u64,
 }
 
-impl Default for SimConfig {
+impl Default for RouterConfig {
     fn default() -> Self {
-        SimConfig {
+        RouterConfig {
             switching: Switching::Wormhole,
             vcs: 2,
             buffer_flits: 8,
@@ -125,14 +148,11 @@ impl Default for SimConfig {
             switch_delay: 1,
             selection: Selection::Fixed,
             port_priority: PortPriority::Rotating,
-            warmup: 1000,
-            watchdog_cycles: 10_000,
-            window_cycles: 100,
         }
     }
 }
 
-impl SimConfig {
+impl RouterConfig {
     /// Every problem with these parameters, one message each.
     pub fn problems(&self) -> Vec<String> {
         let mut p = Vec::new();
@@ -171,6 +191,36 @@ impl SimConfig {
                 self.switch_delay
             ));
         }
+        p
+    }
+}
+
+/// How a run is measured: warm-up, live windows and the deadlock watchdog.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeasureConfig {
+    /// Cycles before statistics start.
+    pub warmup: u64,
+    /// Cycles with flits in the network and none moving before the run is
+    /// declared deadlocked.
+    pub watchdog_cycles: u64,
+    /// Length of the running windows for live curves, in cycles.
+    pub window_cycles: u64,
+}
+
+impl Default for MeasureConfig {
+    fn default() -> Self {
+        MeasureConfig {
+            warmup: 1000,
+            watchdog_cycles: 10_000,
+            window_cycles: 100,
+        }
+    }
+}
+
+impl MeasureConfig {
+    /// Every problem with these parameters, one message each.
+    pub fn problems(&self) -> Vec<String> {
+        let mut p = Vec::new();
         if self.watchdog_cycles == 0 {
             p.push("watchdog_cycles = 0; accepted 1 or more".into());
         }

@@ -1,27 +1,17 @@
-//! The stepped simulation: traffic sources, routing epochs, a switch model and
-//! statistics, advanced one cycle per [`Simulation::step`].
+//! The stepped simulation: an endpoint layer (traffic, packets, routings,
+//! statistics, feedback, watchdog) and a switch model, advanced one cycle
+//! per [`Simulation::step`].
 
-use super::config::SimConfig;
+use super::acknowledge::Acks;
+use super::config::{MeasureConfig, RouterConfig, SwitchModelKind};
+use super::endpoints::{Endpoints, TrafficConfig};
 use super::input_queued::InputQueued;
-use super::model::{PortOccupancy, QueuedPacket, SimError, StepIo, SwitchModel};
-use super::packet::PacketSlab;
+use super::model::{PortOccupancy, SimError, SwitchModel};
 use super::stats::{Stats, WindowSample};
 use super::summary::Summary;
-use crate::rng::{SimRng, Stream, stream};
-use crate::routing::Routing;
+use crate::routing::{Routing, RoutingError, RoutingSpec};
 use crate::topology::{Network, capacity_per_host};
-use crate::traffic::{Arrivals, Pattern, Process};
-use std::collections::VecDeque;
 use std::sync::Arc;
-
-/// Traffic parameters of a run.
-#[derive(Clone, Debug)]
-pub struct TrafficConfig {
-    pub pattern: Pattern,
-    pub process: Process,
-    /// Offered load in flits per host per cycle (0..=1).
-    pub load: f64,
-}
 
 /// A running simulation.
 ///
@@ -33,36 +23,34 @@ pub struct TrafficConfig {
 /// ```
 pub struct Simulation {
     net: Arc<Network>,
-    config: SimConfig,
-    traffic: TrafficConfig,
+    router: RouterConfig,
+    measure: MeasureConfig,
     capacity: f64,
-    arrivals: Vec<Arrivals>,
-    sources: Vec<VecDeque<QueuedPacket>>,
-    queued: u64,
-    routings: Vec<Box<dyn Routing>>,
+    ep: Endpoints,
     /// Cycles at which the routing was swapped (epoch starts), for curves.
     swaps: Vec<(u64, String)>,
     model: Box<dyn SwitchModel>,
-    traffic_rng: SimRng,
-    routing_rng: SimRng,
-    packets: PacketSlab,
-    stats: Stats,
     now: u64,
-    measuring: bool,
     failed: Option<SimError>,
 }
 
 impl Simulation {
-    /// A simulation of `net` with the input-queued switch model.
+    /// A simulation of `net` with the switch model `kind`. `routing` must
+    /// have been built for the data VCs the run leaves it
+    /// ([`Simulation::data_vcs_for`]); an error says why not.
     pub fn new(
         net: Arc<Network>,
+        kind: SwitchModelKind,
         routing: Box<dyn Routing>,
         traffic: TrafficConfig,
-        config: SimConfig,
+        router: RouterConfig,
+        measure: MeasureConfig,
         seed: u64,
-    ) -> Simulation {
-        let model = Box::new(InputQueued::new(net.clone(), &config));
-        Self::with_model(net, model, routing, traffic, config, seed)
+    ) -> Result<Simulation, String> {
+        let model: Box<dyn SwitchModel> = match kind {
+            SwitchModelKind::InputQueued => Box::new(InputQueued::new(net.clone(), &router)),
+        };
+        Self::with_model(net, model, routing, traffic, router, measure, seed)
     }
 
     /// A simulation with any switch model.
@@ -71,34 +59,69 @@ impl Simulation {
         model: Box<dyn SwitchModel>,
         routing: Box<dyn Routing>,
         traffic: TrafficConfig,
-        config: SimConfig,
+        router: RouterConfig,
+        measure: MeasureConfig,
         seed: u64,
-    ) -> Simulation {
-        let mut traffic_rng = stream(seed, Stream::Traffic);
-        let rate = traffic.load / config.packet_flits as f64;
-        let arrivals = (0..net.num_hosts())
-            .map(|_| Arrivals::new(traffic.process, rate, 0, &mut traffic_rng))
-            .collect();
+    ) -> Result<Simulation, String> {
+        let per_switch = (router.switch_delay + router.link_latency) as u64;
+        let acks = Acks::new(&net, router.vcs, per_switch, seed);
+        let mut ep = Endpoints::new(
+            net.clone(),
+            traffic,
+            router.packet_flits,
+            acks,
+            measure.watchdog_cycles,
+            seed,
+        );
         let name = routing.name();
-        Simulation {
+        ep.push_routing(routing)?;
+        if measure.warmup == 0 {
+            ep.start_measuring(0);
+        }
+        Ok(Simulation {
             capacity: capacity_per_host(&net),
-            stats: Stats::new(net.num_channels(), net.num_switches()),
-            sources: vec![VecDeque::new(); net.num_hosts()],
-            queued: 0,
-            arrivals,
-            routings: vec![routing],
+            ep,
             swaps: vec![(0, name)],
             model,
-            traffic_rng,
-            routing_rng: stream(seed, Stream::Routing),
-            packets: PacketSlab::default(),
             now: 0,
-            measuring: config.warmup == 0,
             failed: None,
             net,
-            config,
-            traffic,
+            router,
+            measure,
+        })
+    }
+
+    /// The VCs a routing built from `spec` may use on a run with `vcs`
+    /// virtual channels: all of them, or all but the acknowledgement class
+    /// when it asks for acknowledgement packets.
+    pub fn data_vcs_for(spec: &RoutingSpec, net: &Network, vcs: u8) -> u8 {
+        vcs.saturating_sub(Acks::class_size(net, spec.acknowledgement()))
+    }
+
+    /// Build `spec` for a run on `net` with `vcs` virtual channels, leaving
+    /// room for its acknowledgement class; too few VCs is an error naming
+    /// the minimum.
+    pub fn build_routing(
+        spec: &RoutingSpec,
+        net: &Network,
+        vcs: u8,
+    ) -> Result<Box<dyn Routing>, RoutingError> {
+        let acks = Acks::class_size(net, spec.acknowledgement());
+        if acks > 0 {
+            let min = spec.min_vcs(net).max(1) + acks;
+            if vcs < min {
+                return Err(RoutingError {
+                    spec: spec.to_string(),
+                    problem: format!(
+                        "needs at least {min} virtual channels on {} ({} for its data and {acks} for acknowledgement packets; got {vcs})",
+                        net.spec(),
+                        min - acks
+                    ),
+                    accepted: crate::routing::registry::accepted(),
+                });
+            }
         }
+        spec.build(net, vcs - acks)
     }
 
     /// Advance exactly one cycle.
@@ -107,42 +130,25 @@ impl Simulation {
             return Err(e.clone());
         }
         let now = self.now;
-        if !self.measuring && now >= self.config.warmup {
-            self.measuring = true;
-            self.stats.reset(now);
+        if !self.ep.measuring() && now >= self.measure.warmup {
+            self.ep.start_measuring(now);
         }
-        // Generation.
-        let l = self.config.packet_flits as u64;
-        for h in 0..self.arrivals.len() {
-            let k = self.arrivals[h].arrivals_at(now, &mut self.traffic_rng);
-            for _ in 0..k {
-                let dst = self
-                    .traffic
-                    .pattern
-                    .destination(h as u32, &mut self.traffic_rng);
-                self.sources[h].push_back(QueuedPacket {
-                    dst,
-                    gen_cycle: now,
+        self.ep.generate(now);
+        self.ep.deliver_due_feedback(now);
+        let mut r = self.model.step(now, &mut self.ep);
+        if r.is_ok() {
+            let in_network = self.model.flits_in_network();
+            if let Some(idle) = self.ep.watchdog().check(now, in_network) {
+                r = Err(SimError::Deadlock {
+                    cycle: now,
+                    flits: in_network,
+                    idle,
+                    blocked: self.model.blocked_report(&self.ep),
                 });
             }
-            if k > 0 {
-                self.stats.win_generated_flits += k as u64 * l;
-                if self.measuring {
-                    self.stats.generated_flits += k as u64 * l;
-                }
-            }
         }
-        let mut io = StepIo {
-            sources: &mut self.sources,
-            routings: &mut self.routings,
-            rng: &mut self.routing_rng,
-            stats: &mut self.stats,
-            packets: &mut self.packets,
-            measuring: self.measuring,
-        };
-        let r = self.model.step(now, &mut io);
         self.now += 1;
-        if (self.now).is_multiple_of(self.config.window_cycles) {
+        if self.now.is_multiple_of(self.measure.window_cycles) {
             self.close_window();
         }
         if let Err(e) = r {
@@ -153,24 +159,22 @@ impl Simulation {
     }
 
     fn close_window(&mut self) {
-        let w = self.config.window_cycles as f64;
+        let w = self.measure.window_cycles as f64;
         let hosts = self.net.num_hosts().max(1) as f64;
-        let st = &self.stats;
-        let queued: u64 = self.sources.iter().map(|q| q.len() as u64).sum();
-        self.queued = queued;
+        let (delivered, generated, latency_sum, packets) = self.ep.stats().window_counters();
         let sample = WindowSample {
             cycle: self.now,
-            accepted: st.win_delivered_flits as f64 / (hosts * w),
-            offered: st.win_generated_flits as f64 / (hosts * w),
-            avg_latency: if st.win_packets > 0 {
-                st.win_latency_sum as f64 / st.win_packets as f64
+            accepted: delivered as f64 / (hosts * w),
+            offered: generated as f64 / (hosts * w),
+            avg_latency: if packets > 0 {
+                latency_sum as f64 / packets as f64
             } else {
                 0.0
             },
-            in_flight_packets: self.packets.live() as u64,
-            queued_packets: queued,
+            in_flight_packets: self.ep.live_packets() as u64,
+            queued_packets: self.ep.queued_packets(),
         };
-        self.stats.close_window(sample);
+        self.ep.stats_mut().close_window(sample);
     }
 
     /// Advance `n` cycles (stops at the first error).
@@ -198,25 +202,44 @@ impl Simulation {
     }
 
     /// Swap the routing (balancer) live. Packets already injected finish
-    /// with the routing they started with; new packets use `routing`.
-    pub fn set_routing(&mut self, routing: Box<dyn Routing>) {
-        self.swaps.push((self.now, routing.name()));
-        self.routings.push(routing);
+    /// with the routing they started with; new packets use `routing`. It
+    /// must use only the data VCs ([`Simulation::data_vcs`]); a routing that
+    /// asks for acknowledgement packets reserves their class now if the run
+    /// has none yet (an error when the VCs do not suffice).
+    pub fn set_routing(&mut self, routing: Box<dyn Routing>) -> Result<(), String> {
+        let name = routing.name();
+        self.ep.push_routing(routing)?;
+        self.swaps.push((self.now, name));
+        Ok(())
+    }
+
+    /// Build `spec` for this run and swap it in ([`Simulation::set_routing`]).
+    pub fn swap_routing(&mut self, spec: &RoutingSpec) -> Result<(), String> {
+        let routing = Self::build_routing(spec, &self.net, self.router.vcs - self.ep.ack_vcs())
+            .map_err(|e| e.to_string())?;
+        self.set_routing(routing)
+    }
+
+    /// Send one packet from host `src` to host `dst`, generated now, on top
+    /// of the traffic pattern (for tests, tours and hand-made examples).
+    /// Hosts out of range are an error naming the range.
+    pub fn send(&mut self, src: u32, dst: u32) -> Result<(), String> {
+        let n = self.net.num_hosts() as u32;
+        if src >= n || dst >= n {
+            return Err(format!("hosts {src} -> {dst}; accepted 0..{n}"));
+        }
+        self.ep.enqueue(src, dst, self.now);
+        Ok(())
     }
 
     /// Change the offered load from the current cycle on.
     pub fn set_load(&mut self, load: f64) {
-        self.traffic.load = load.clamp(0.0, 1.0);
-        let rate = self.traffic.load / self.config.packet_flits as f64;
-        for a in &mut self.arrivals {
-            *a = Arrivals::new(self.traffic.process, rate, self.now, &mut self.traffic_rng);
-        }
+        self.ep.set_load(load.clamp(0.0, 1.0), self.now);
     }
 
     /// Restart measurement now (statistics and channel counters cleared).
     pub fn reset_stats(&mut self) {
-        self.measuring = true;
-        self.stats.reset(self.now);
+        self.ep.start_measuring(self.now);
     }
 
     pub fn now(&self) -> u64 {
@@ -225,14 +248,31 @@ impl Simulation {
     pub fn network(&self) -> &Arc<Network> {
         &self.net
     }
-    pub fn config(&self) -> &SimConfig {
-        &self.config
+    /// The router's parameters.
+    pub fn router(&self) -> &RouterConfig {
+        &self.router
+    }
+    /// The measurement's parameters.
+    pub fn measure(&self) -> &MeasureConfig {
+        &self.measure
+    }
+    /// The switch model's name, e.g. `input-queued`.
+    pub fn switch_model(&self) -> &'static str {
+        self.model.name()
+    }
+    /// VCs data routings may use (all but the acknowledgement class).
+    pub fn data_vcs(&self) -> u8 {
+        self.ep.data_vcs()
     }
     pub fn load(&self) -> f64 {
-        self.traffic.load
+        self.ep.load()
     }
     pub fn stats(&self) -> &Stats {
-        &self.stats
+        self.ep.stats()
+    }
+    /// The endpoint layer (packets, routings, statistics).
+    pub fn endpoints(&self) -> &Endpoints {
+        &self.ep
     }
     /// Uniform-traffic capacity in flits per host per cycle.
     pub fn capacity(&self) -> f64 {
@@ -240,15 +280,19 @@ impl Simulation {
     }
     /// The current routing's name.
     pub fn routing_name(&self) -> String {
-        self.routings.last().map(|r| r.name()).unwrap_or_default()
+        self.ep
+            .routings()
+            .last()
+            .map(|r| r.name())
+            .unwrap_or_default()
     }
     /// Routing swaps as (cycle, routing name), the first at cycle 0.
     pub fn swaps(&self) -> &[(u64, String)] {
         &self.swaps
     }
-    /// Packets in the network.
+    /// Packets in the network (acknowledgements included).
     pub fn in_flight_packets(&self) -> usize {
-        self.packets.live()
+        self.ep.live_packets()
     }
     /// Flits in the network.
     pub fn in_flight_flits(&self) -> u64 {
@@ -256,7 +300,7 @@ impl Simulation {
     }
     /// Packets waiting in source queues.
     pub fn queued_packets(&self) -> u64 {
-        self.sources.iter().map(|q| q.len() as u64).sum()
+        self.ep.queued_packets()
     }
     /// The error that stopped the run, if any.
     pub fn failure(&self) -> Option<&SimError> {
@@ -266,44 +310,52 @@ impl Simulation {
     pub fn channel_occupancy(&self) -> Vec<u32> {
         self.model.channel_occupancy()
     }
-    /// Per-VC buffer occupancy of a switch's input ports now.
-    pub fn switch_occupancy(&self, switch: u32) -> Vec<PortOccupancy> {
-        self.model.switch_occupancy(switch)
+    /// Flits buffered in each switch now, by switch id (model-neutral).
+    pub fn switch_occupancy(&self) -> Vec<u32> {
+        self.model.switch_occupancy()
+    }
+    /// Buffer space of each switch in flits.
+    pub fn switch_capacity(&self) -> Vec<u32> {
+        self.model.switch_capacity()
+    }
+    /// Per-VC buffer occupancy of a switch's input ports now, where the
+    /// switch model has virtual channels.
+    pub fn port_occupancy(&self, switch: u32) -> Option<Vec<PortOccupancy>> {
+        self.model.port_occupancy(switch)
     }
     /// Check flow-control and conservation invariants.
     pub fn check_invariants(&self) -> Result<(), String> {
-        self.model.check_invariants(&self.packets)?;
-        let st = &self.stats;
+        self.model.check_invariants(&self.ep)?;
+        let life = self.ep.stats().lifetime();
         let in_net = self.model.flits_in_network();
-        if st.total_injected_flits != st.total_delivered_flits + in_net {
+        if life.injected_flits != life.delivered_flits + in_net {
             return Err(format!(
                 "flits injected {} != delivered {} + in network {in_net}",
-                st.total_injected_flits, st.total_delivered_flits
+                life.injected_flits, life.delivered_flits
             ));
         }
-        if st.total_injected_packets != st.total_delivered_packets + self.packets.live() as u64 {
+        let live = self.ep.live_packets() as u64;
+        if life.injected_packets != life.delivered_packets + live {
             return Err(format!(
-                "packets injected {} != delivered {} + in flight {}",
-                st.total_injected_packets,
-                st.total_delivered_packets,
-                self.packets.live()
+                "packets injected {} != delivered {} + in flight {live}",
+                life.injected_packets, life.delivered_packets
             ));
         }
         Ok(())
     }
     /// Per-channel utilization (flits per cycle) since measurement started.
     pub fn channel_utilization(&self) -> Vec<f64> {
-        let cycles = self.now.saturating_sub(self.stats.measure_start).max(1) as f64;
-        self.stats
-            .channels
+        let cycles = self.now.saturating_sub(self.stats().measure_start()).max(1) as f64;
+        self.stats()
+            .channels()
             .iter()
             .map(|c| c.flits as f64 / cycles)
             .collect()
     }
     /// Per-channel mean head queueing delay (cycles) since measurement started.
     pub fn channel_queueing_delay(&self) -> Vec<f64> {
-        self.stats
-            .channels
+        self.stats()
+            .channels()
             .iter()
             .map(|c| {
                 if c.heads > 0 {
@@ -314,13 +366,28 @@ impl Simulation {
             })
             .collect()
     }
+    /// Per-switch mean head queueing delay (cycles) since measurement
+    /// started: over the heads that left the switch on any channel, the
+    /// cycles each waited in its input buffer (0 where none left).
+    pub fn switch_queueing_delay(&self) -> Vec<f64> {
+        let mut sums = vec![(0u64, 0u64); self.net.num_switches()];
+        for (c, k) in self.stats().channels().iter().enumerate() {
+            if let crate::topology::Endpoint::Switch { switch, .. } = self.net.channel(c as u32).src
+            {
+                let s = &mut sums[switch as usize];
+                s.0 += k.wait_sum;
+                s.1 += k.heads;
+            }
+        }
+        mean_pairs(&sums)
+    }
     /// Mean latency of packets by destination switch (0 where none).
     pub fn latency_by_destination_switch(&self) -> Vec<f64> {
-        mean_pairs(&self.stats.by_dst_switch)
+        mean_pairs(self.stats().by_dst_switch())
     }
     /// Mean latency of packets by source switch (0 where none).
     pub fn latency_by_source_switch(&self) -> Vec<f64> {
-        mean_pairs(&self.stats.by_src_switch)
+        mean_pairs(self.stats().by_src_switch())
     }
 
     /// The measured results so far.
@@ -333,7 +400,7 @@ impl Simulation {
     /// and one value per channel id (zero-padded to every channel), or
     /// `None` when the current routing (the last epoch's) defines none.
     pub fn routing_channel_values(&self) -> Option<(String, Vec<f64>)> {
-        let (label, mut values) = self.routings.last()?.channel_values()?;
+        let (label, mut values) = self.ep.routings().last()?.channel_values()?;
         values.resize(self.net.num_channels(), 0.0);
         Some((label, values))
     }

@@ -2,10 +2,17 @@
 //!
 //! [`Simulation::step`] advances exactly one cycle; [`Simulation::run_for`]
 //! and [`Simulation::run_until`] run many. The GUI steps a few cycles per
-//! frame; the CLI runs flat out. The switch is a replaceable
-//! [`SwitchModel`]; [`InputQueued`] is the virtual-channel router.
+//! frame; the CLI runs flat out.
+//!
+//! Two layers: the endpoint layer ([`Endpoints`]: traffic sources, packets,
+//! routing calls at the source and at every hop, statistics, delivery
+//! feedback, the deadlock watchdog) and a switch model ([`SwitchModel`])
+//! that only moves flits between buffers. [`InputQueued`] is the
+//! virtual-channel router; a scenario chooses it in `switch_model`.
 
+mod acknowledge;
 mod config;
+mod endpoints;
 mod engine;
 mod histogram;
 mod input_queued;
@@ -14,12 +21,15 @@ mod packet;
 mod stats;
 mod summary;
 mod timewheel;
+mod watchdog;
 
-pub use config::{PortPriority, SimConfig, Switching};
-pub use engine::{Simulation, TrafficConfig};
+pub use config::{MeasureConfig, PortPriority, RouterConfig, SwitchModelKind, Switching};
+pub use endpoints::{Endpoints, Next, TrafficConfig};
+pub use engine::Simulation;
 pub use histogram::Histogram;
 pub use input_queued::InputQueued;
-pub use model::{PortOccupancy, QueuedPacket, SimError, StepIo, SwitchModel};
-pub use packet::{Packet, PacketSlab};
-pub use stats::{ChannelCounters, Stats, WindowSample};
+pub use model::{PortOccupancy, QueuedPacket, SimError, SwitchModel};
+pub use packet::{ACK_EPOCH, Packet, PacketSlab};
+pub use stats::{ChannelCounters, Lifetime, Stats, WindowSample};
 pub use summary::Summary;
+pub use watchdog::Watchdog;

@@ -1,33 +1,18 @@
-//! The switch model interface: what the engine asks of a network of switches
-//! each cycle. The input-queued virtual-channel router is the default
-//! ([`super::InputQueued`]); the fat-tree paper's node-level shared buffer
-//! with per-slice `bw_in` / `bw_out` is another model behind the same trait.
+//! The switch model interface: what the engine asks of a network of
+//! switches each cycle. A model only moves flits between buffers and
+//! channels; packets, routing calls, statistics, feedback and the watchdog
+//! belong to the endpoint layer ([`super::Endpoints`]) it is handed.
+//! [`super::InputQueued`], the input-queued virtual-channel router, is the
+//! model routelab has today; a scenario names it in `switch_model`.
 
-use super::packet::PacketSlab;
-use super::stats::Stats;
-use crate::rng::SimRng;
-use crate::routing::Routing;
-use std::collections::VecDeque;
+use super::endpoints::Endpoints;
+use crate::topology::PortId;
 
 /// A packet waiting in a host's source queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QueuedPacket {
     pub dst: u32,
     pub gen_cycle: u64,
-}
-
-/// Everything a model may touch during one cycle besides itself.
-pub struct StepIo<'a> {
-    /// Source queues, one per host (the model pops from them).
-    pub sources: &'a mut [VecDeque<QueuedPacket>],
-    /// Routings by epoch; new packets use the last one.
-    pub routings: &'a mut [Box<dyn Routing>],
-    /// The routing random stream.
-    pub rng: &'a mut SimRng,
-    pub stats: &'a mut Stats,
-    pub packets: &'a mut PacketSlab,
-    /// True once the warm-up is over.
-    pub measuring: bool,
 }
 
 /// Why a simulation stopped.
@@ -51,6 +36,20 @@ pub enum SimError {
         switch: u32,
         dst: u32,
     },
+    /// A routing offered a port the switch does not have or virtual
+    /// channels outside the packet's class. The run cannot go on.
+    #[error(
+        "routing `{routing}` offered port {port} VCs {vc_lo}..={vc_hi} at switch {switch}; accepted ports 0..{ports} and VCs inside 0..{vcs}"
+    )]
+    BadCandidate {
+        routing: String,
+        switch: u32,
+        port: PortId,
+        vc_lo: u8,
+        vc_hi: u8,
+        ports: usize,
+        vcs: u8,
+    },
 }
 
 /// Per-VC occupancy of one input port, for detail views.
@@ -61,17 +60,28 @@ pub struct PortOccupancy {
     pub flits: Vec<u16>,
 }
 
-/// A network of switches that moves flits one cycle at a time.
+/// A network of switches that moves flits (or messages) one step at a time.
 pub trait SwitchModel: Send {
-    /// Advance one cycle: deliver due flits and credits, inject from source
-    /// queues, route, allocate and traverse.
-    fn step(&mut self, now: u64, io: &mut StepIo<'_>) -> Result<(), SimError>;
+    /// The model's name as a scenario spells it, e.g. `input-queued`.
+    fn name(&self) -> &'static str;
+    /// Advance one cycle: deliver due flits and credits, inject from the
+    /// hosts, route, allocate and traverse.
+    fn step(&mut self, now: u64, ep: &mut Endpoints) -> Result<(), SimError>;
     /// Flits inside the network (buffers and channels).
     fn flits_in_network(&self) -> u64;
     /// Flits buffered at the downstream end of each channel (all VCs).
     fn channel_occupancy(&self) -> Vec<u32>;
-    /// Buffer occupancy of every input port of a switch.
-    fn switch_occupancy(&self, switch: u32) -> Vec<PortOccupancy>;
+    /// Flits buffered in each switch, by switch id.
+    fn switch_occupancy(&self) -> Vec<u32>;
+    /// Buffer space of each switch in flits (for drawing fill levels).
+    fn switch_capacity(&self) -> Vec<u32>;
+    /// Per-VC occupancy of every input port of a switch, where the model
+    /// has virtual channels.
+    fn port_occupancy(&self, _switch: u32) -> Option<Vec<PortOccupancy>> {
+        None
+    }
+    /// What is blocked, for the deadlock message (a dozen lines at most).
+    fn blocked_report(&self, ep: &Endpoints) -> Vec<String>;
     /// Check flow-control invariants; an error names the first violation.
-    fn check_invariants(&self, packets: &PacketSlab) -> Result<(), String>;
+    fn check_invariants(&self, ep: &Endpoints) -> Result<(), String>;
 }

@@ -2,27 +2,46 @@
 
 use crate::routing::{PacketInfo, RouteState};
 
+/// The epoch of acknowledgement packets (they are routed by the engine's
+/// acknowledgement routing, not by a routing epoch).
+pub const ACK_EPOCH: u16 = u16::MAX;
+
 /// A packet that has left its source host.
-/// (Aligned to a cache line: its 56 bytes would otherwise straddle two lines
-/// in the slab about every other packet, and the simulator reads the packet
-/// at every switch its head is routed at.)
+///
+/// Exactly one cache line (checked by a test): the simulator reads the
+/// packet at every switch its head is routed at, so the fields the routing
+/// reads come first and nothing straddles two lines.
 #[derive(Clone, Copy, Debug)]
-#[repr(align(64))]
+#[repr(C, align(64))]
 pub struct Packet {
     pub info: PacketInfo,
-    pub route: RouteState,
+    /// Cycles its head has spent blocked in the network so far (see
+    /// [`crate::routing::Feedback::blocked_cycles`]).
+    pub blocked: u32,
     /// Cycle the packet was generated (entered the source queue).
     pub gen_cycle: u64,
-    /// Cycle its head left the source host.
-    pub inject_cycle: u64,
-    /// Which routing (live swap epoch) routes it.
+    pub route: RouteState,
+    /// Which routing (live swap epoch) routes it; [`ACK_EPOCH`] for an
+    /// acknowledgement.
     pub epoch: u16,
     /// Switches whose routing the packet's head has passed so far, the
     /// source and (once there) the destination switch included: its
     /// switch-to-switch hops are one fewer.
     pub switches: u16,
-    /// Flits delivered to the destination host so far.
-    pub received: u16,
+    /// Cycles it waited in its source queue (saturating): its head left the
+    /// source host at `gen_cycle + queued`.
+    pub queued: u32,
+}
+
+impl Packet {
+    /// Cycle its head left the source host.
+    pub fn inject_cycle(&self) -> u64 {
+        self.gen_cycle + self.queued as u64
+    }
+    /// True for an acknowledgement packet.
+    pub fn is_ack(&self) -> bool {
+        self.epoch == ACK_EPOCH
+    }
 }
 
 /// Slab of packets with a free list.
@@ -59,5 +78,13 @@ impl PacketSlab {
     /// Packets in the network (injected, not yet fully delivered).
     pub fn live(&self) -> usize {
         self.live
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_packet_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<super::Packet>(), 64);
     }
 }

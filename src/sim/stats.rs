@@ -42,31 +42,33 @@ pub struct ChannelCounters {
     pub heads: u64,
 }
 
-/// Accumulators.
+/// Accumulators. Written only through the recording methods, which the
+/// endpoint layer and the switch models call.
 #[derive(Clone, Debug)]
 pub struct Stats {
-    pub(crate) measure_start: u64,
-    pub(crate) latency: Histogram,
-    pub(crate) generated_flits: u64,
-    pub(crate) delivered_flits: u64,
-    pub(crate) delivered_packets: u64,
-    pub(crate) injected_packets: u64,
-    pub(crate) hops_sum: u64,
+    measure_start: u64,
+    latency: Histogram,
+    generated_flits: u64,
+    delivered_flits: u64,
+    delivered_packets: u64,
+    injected_packets: u64,
+    hops_sum: u64,
     /// Per channel id (one struct: the hot path touches one cache line).
-    pub(crate) channels: Vec<ChannelCounters>,
-    pub(crate) by_dst_switch: Vec<(u64, u64)>,
-    pub(crate) by_src_switch: Vec<(u64, u64)>,
+    channels: Vec<ChannelCounters>,
+    by_dst_switch: Vec<(u64, u64)>,
+    by_src_switch: Vec<(u64, u64)>,
     // Lifetime counters (never reset).
-    pub(crate) total_injected_packets: u64,
-    pub(crate) total_delivered_packets: u64,
-    pub(crate) total_injected_flits: u64,
-    pub(crate) total_delivered_flits: u64,
+    total_injected_packets: u64,
+    total_delivered_packets: u64,
+    total_injected_flits: u64,
+    total_delivered_flits: u64,
+    total_acks: u64,
     // Current window.
-    pub(crate) win_delivered_flits: u64,
-    pub(crate) win_generated_flits: u64,
-    pub(crate) win_latency_sum: u64,
-    pub(crate) win_packets: u64,
-    pub(crate) windows: Vec<WindowSample>,
+    win_delivered_flits: u64,
+    win_generated_flits: u64,
+    win_latency_sum: u64,
+    win_packets: u64,
+    windows: Vec<WindowSample>,
 }
 
 /// Most window samples kept (older ones are dropped in halves).
@@ -89,6 +91,7 @@ impl Stats {
             total_delivered_packets: 0,
             total_injected_flits: 0,
             total_delivered_flits: 0,
+            total_acks: 0,
             win_delivered_flits: 0,
             win_generated_flits: 0,
             win_latency_sum: 0,
@@ -106,6 +109,7 @@ impl Stats {
             total_delivered_packets: self.total_delivered_packets,
             total_injected_flits: self.total_injected_flits,
             total_delivered_flits: self.total_delivered_flits,
+            total_acks: self.total_acks,
             windows: std::mem::take(&mut self.windows),
             win_delivered_flits: self.win_delivered_flits,
             win_generated_flits: self.win_generated_flits,
@@ -115,6 +119,83 @@ impl Stats {
         };
         *self = keep;
         self.measure_start = now;
+    }
+
+    // --- Recording -------------------------------------------------------
+
+    /// `flits` flits generated at the sources this cycle.
+    #[inline]
+    pub(crate) fn generated(&mut self, flits: u64, measuring: bool) {
+        self.win_generated_flits += flits;
+        if measuring {
+            self.generated_flits += flits;
+        }
+    }
+
+    /// A packet left its source host (acknowledgements included in the
+    /// lifetime count, not in the measured one).
+    #[inline]
+    pub(crate) fn injected_packet(&mut self, measuring: bool, data: bool) {
+        self.total_injected_packets += 1;
+        if measuring & data {
+            self.injected_packets += 1;
+        }
+    }
+
+    /// A flit entered the network from a host.
+    #[inline]
+    pub(crate) fn injected_flit(&mut self) {
+        self.total_injected_flits += 1;
+    }
+
+    /// A flit of a data packet reached its destination host.
+    #[inline]
+    pub(crate) fn delivered_flit(&mut self, measuring: bool) {
+        self.total_delivered_flits += 1;
+        self.win_delivered_flits += 1;
+        if measuring {
+            self.delivered_flits += 1;
+        }
+    }
+
+    /// An acknowledgement packet (one flit) reached its host.
+    #[inline]
+    pub(crate) fn delivered_ack(&mut self) {
+        self.total_delivered_flits += 1;
+        self.total_delivered_packets += 1;
+        self.total_acks += 1;
+    }
+
+    /// A data packet's tail reached its destination host.
+    #[inline]
+    pub(crate) fn delivered_packet(&mut self, d: DeliveredPacket, measuring: bool) {
+        self.total_delivered_packets += 1;
+        self.win_packets += 1;
+        self.win_latency_sum += d.latency;
+        if measuring && d.gen_cycle >= self.measure_start {
+            self.delivered_packets += 1;
+            self.latency.record(d.latency);
+            self.hops_sum += d.hops;
+            let x = &mut self.by_dst_switch[d.dst_switch as usize];
+            x.0 += d.latency;
+            x.1 += 1;
+            let x = &mut self.by_src_switch[d.src_switch as usize];
+            x.0 += d.latency;
+            x.1 += 1;
+        }
+    }
+
+    /// A flit left on `channel`; `waited` is the cycles a head flit spent
+    /// in the buffer feeding it (ignored for body flits). Call only while
+    /// measuring.
+    #[inline]
+    pub(crate) fn channel_traversal(&mut self, channel: usize, head: bool, waited: u64) {
+        let k = &mut self.channels[channel];
+        k.flits += 1;
+        if head {
+            k.wait_sum += waited;
+            k.heads += 1;
+        }
     }
 
     pub(crate) fn close_window(&mut self, sample: WindowSample) {
@@ -128,6 +209,8 @@ impl Stats {
         self.win_packets = 0;
     }
 
+    // --- Reading ---------------------------------------------------------
+
     /// Running-window samples, oldest first.
     pub fn windows(&self) -> &[WindowSample] {
         &self.windows
@@ -140,4 +223,77 @@ impl Stats {
     pub fn measure_start(&self) -> u64 {
         self.measure_start
     }
+    /// Latencies of measured packets.
+    pub fn latency(&self) -> &Histogram {
+        &self.latency
+    }
+    /// Flits generated at the sources since measurement started.
+    pub fn generated_flits(&self) -> u64 {
+        self.generated_flits
+    }
+    /// Data flits delivered since measurement started.
+    pub fn delivered_flits(&self) -> u64 {
+        self.delivered_flits
+    }
+    /// Measured packets delivered.
+    pub fn delivered_packets(&self) -> u64 {
+        self.delivered_packets
+    }
+    /// Data packets that left their source since measurement started.
+    pub fn injected_packets(&self) -> u64 {
+        self.injected_packets
+    }
+    /// Switch-to-switch hops of the measured packets delivered.
+    pub fn hops_sum(&self) -> u64 {
+        self.hops_sum
+    }
+    /// Per destination switch: (latency sum, packets).
+    pub fn by_dst_switch(&self) -> &[(u64, u64)] {
+        &self.by_dst_switch
+    }
+    /// Per source switch: (latency sum, packets).
+    pub fn by_src_switch(&self) -> &[(u64, u64)] {
+        &self.by_src_switch
+    }
+    /// Packets (data and acknowledgements) ever injected and delivered, and
+    /// flits ever injected and delivered: for conservation checks.
+    pub fn lifetime(&self) -> Lifetime {
+        Lifetime {
+            injected_packets: self.total_injected_packets,
+            delivered_packets: self.total_delivered_packets,
+            injected_flits: self.total_injected_flits,
+            delivered_flits: self.total_delivered_flits,
+            acks_delivered: self.total_acks,
+        }
+    }
+    /// The current window's counters: (delivered flits, generated flits,
+    /// latency sum, packets).
+    pub(crate) fn window_counters(&self) -> (u64, u64, u64, u64) {
+        (
+            self.win_delivered_flits,
+            self.win_generated_flits,
+            self.win_latency_sum,
+            self.win_packets,
+        )
+    }
+}
+
+/// Lifetime counters (never reset), data and acknowledgements together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lifetime {
+    pub injected_packets: u64,
+    pub delivered_packets: u64,
+    pub injected_flits: u64,
+    pub delivered_flits: u64,
+    pub acks_delivered: u64,
+}
+
+/// What the statistics record of a delivered data packet.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DeliveredPacket {
+    pub latency: u64,
+    pub gen_cycle: u64,
+    pub hops: u64,
+    pub src_switch: u32,
+    pub dst_switch: u32,
 }

@@ -41,28 +41,28 @@ pub struct Summary {
 impl Summary {
     pub fn of(sim: &Simulation) -> Summary {
         let st = sim.stats();
-        let measured = sim.now().saturating_sub(st.measure_start);
+        let measured = sim.now().saturating_sub(st.measure_start());
         let denom = (sim.network().num_hosts() as f64 * measured as f64).max(1.0);
-        let accepted = st.delivered_flits as f64 / denom;
+        let accepted = st.delivered_flits() as f64 / denom;
         Summary {
             topology: sim.network().spec().to_string(),
             routing: sim.routing_name(),
             offered: sim.load(),
-            generated: st.generated_flits as f64 / denom,
+            generated: st.generated_flits() as f64 / denom,
             accepted,
             accepted_fraction: accepted / sim.capacity(),
             capacity: sim.capacity(),
-            avg_latency: st.latency.mean(),
-            p50_latency: st.latency.quantile(0.5),
-            p99_latency: st.latency.quantile(0.99),
-            max_latency: st.latency.max(),
-            avg_hops: if st.delivered_packets > 0 {
-                st.hops_sum as f64 / st.delivered_packets as f64
+            avg_latency: st.latency().mean(),
+            p50_latency: st.latency().quantile(0.5),
+            p99_latency: st.latency().quantile(0.99),
+            max_latency: st.latency().max(),
+            avg_hops: if st.delivered_packets() > 0 {
+                st.hops_sum() as f64 / st.delivered_packets() as f64
             } else {
                 0.0
             },
-            injected_packets: st.injected_packets,
-            delivered_packets: st.delivered_packets,
+            injected_packets: st.injected_packets(),
+            delivered_packets: st.delivered_packets(),
             in_flight_packets: sim.in_flight_packets() as u64,
             queued_packets: sim.queued_packets(),
             cycles: sim.now(),

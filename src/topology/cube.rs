@@ -4,8 +4,220 @@
 //! Port `2d` leads to `+1` in dimension d, port `2d+1` to `-1`; a mesh keeps
 //! those port numbers and leaves boundary ports unconnected, so the port of a
 //! direction is the same on every switch. Hosts take the ports after `2n`.
+//!
+//! [`Geometry`] is the one place that knows coordinates, minimal directions
+//! and distances, and the dateline rule; every torus routing and the
+//! channel-load analysis use it.
 
-use super::{Network, NetworkBuilder, Shape, SwitchId, layout};
+use super::{Network, NetworkBuilder, PortId, Shape, SwitchId, layout};
+
+/// Coordinates, directions and distances of a k-ary n-cube (torus or mesh).
+///
+/// Directions: `plus` is +1 in the dimension (port `2d`), `!plus` is -1
+/// (port `2d+1`). On a torus the offset from coordinate c to t going +
+/// is `(t - c) mod k`; its minimal distance is `Δ = min(offset, k - offset)`,
+/// and when `2Δ = k` both directions are minimal (a *tie*).
+///
+/// **Dateline rule** (Dally and Seitz): on a torus a packet that still has to
+/// cross the wrap-around link of a dimension (the link between coordinates
+/// k-1 and 0) in its current move is in the *lower* virtual-channel class,
+/// and in the *upper* class once it has crossed it; each class alone is then
+/// acyclic in that dimension ([`Geometry::still_to_wrap`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    radix: Vec<u32>,
+    wrap: bool,
+    /// `coords[s * n + d]`.
+    coords: Vec<u32>,
+    /// The coordinates packed one byte per dimension (dimension d in bits
+    /// 8d..8d+8), when there are at most 8 dimensions of radix at most 256;
+    /// empty otherwise. The next dimension in which two switches differ is
+    /// then one XOR and a trailing-zeros count instead of a loop.
+    packed: Vec<u64>,
+}
+
+impl Geometry {
+    pub fn new(radix: Vec<u32>, wrap: bool) -> Geometry {
+        let total: u32 = radix.iter().product();
+        let n = radix.len();
+        let coords: Vec<u32> = (0..total).flat_map(|s| coords(&radix, s)).collect();
+        let packed = if n <= 8 && radix.iter().all(|&k| k <= 256) {
+            coords
+                .chunks(n.max(1))
+                .map(|c| c.iter().rev().fold(0u64, |acc, &x| acc << 8 | x as u64))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Geometry {
+            radix,
+            wrap,
+            coords,
+            packed,
+        }
+    }
+
+    /// The geometry of a network's shape, if it is a k-ary n-cube.
+    pub fn of(shape: &Shape) -> Option<Geometry> {
+        match shape {
+            Shape::Cube { radix, wrap } => Some(Geometry::new(radix.clone(), *wrap)),
+            _ => None,
+        }
+    }
+
+    /// Number of dimensions n.
+    pub fn dims(&self) -> usize {
+        self.radix.len()
+    }
+    pub fn radix(&self) -> &[u32] {
+        &self.radix
+    }
+    /// True for a torus, false for a mesh.
+    pub fn wrap(&self) -> bool {
+        self.wrap
+    }
+    pub fn nodes(&self) -> u32 {
+        self.radix.iter().product()
+    }
+    /// Coordinates of switch `s`.
+    #[inline]
+    pub fn coords(&self, s: SwitchId) -> &[u32] {
+        let n = self.radix.len();
+        &self.coords[s as usize * n..][..n]
+    }
+    /// Switch id of coordinates.
+    pub fn id_of(&self, coords: &[u32]) -> SwitchId {
+        id_of(&self.radix, coords)
+    }
+    /// The packed coordinates of every switch (empty when unavailable).
+    #[inline]
+    pub fn packed(&self) -> &[u64] {
+        &self.packed
+    }
+
+    /// The lowest dimension in which `at` and `target` differ, with the two
+    /// coordinates there: `(d, at_d, target_d)`; `None` when they are equal.
+    #[inline]
+    pub fn first_difference(&self, at: SwitchId, target: SwitchId) -> Option<(usize, u32, u32)> {
+        if self.packed.is_empty() {
+            let (here, there) = (self.coords(at), self.coords(target));
+            let d = (0..self.radix.len()).find(|&d| here[d] != there[d])?;
+            Some((d, here[d], there[d]))
+        } else {
+            // Branch-free: which dimension comes next is a coin toss under
+            // random traffic.
+            let (h, g) = (self.packed[at as usize], self.packed[target as usize]);
+            let x = h ^ g;
+            if x == 0 {
+                return None;
+            }
+            let shift = x.trailing_zeros() & !7;
+            Some((
+                (shift / 8) as usize,
+                (h >> shift) as u32 & 0xFF,
+                (g >> shift) as u32 & 0xFF,
+            ))
+        }
+    }
+
+    /// Offset from `c` to `t` going + in a dimension of radix `k`
+    /// (`(t - c) mod k`).
+    #[inline]
+    pub fn plus_offset(k: u32, c: u32, t: u32) -> u32 {
+        if t >= c { t - c } else { t + k - c }
+    }
+
+    /// Minimal distance Δ from `c` to `t` in dimension `d`.
+    #[inline]
+    pub fn delta(&self, d: usize, c: u32, t: u32) -> u32 {
+        if self.wrap {
+            let k = self.radix[d];
+            let o = Self::plus_offset(k, c, t);
+            o.min(k - o)
+        } else {
+            c.abs_diff(t)
+        }
+    }
+
+    /// True when going from `c` to `t` in dimension `d` has two minimal
+    /// directions (a torus and `2Δ = k`).
+    #[inline]
+    pub fn is_tie(&self, d: usize, c: u32, t: u32) -> bool {
+        self.wrap && 2 * Self::plus_offset(self.radix[d], c, t) == self.radix[d]
+    }
+
+    /// The minimal direction from `c` to `t` in a dimension of radix `k`
+    /// (`true` = +); on a tie, `plus_on_tie`. On a mesh, + when `t > c`.
+    /// Written without data-dependent branches (selects only): under
+    /// random traffic every comparison here is a coin toss, and DOR calls
+    /// it at the source and at every hop.
+    #[inline]
+    pub fn minimal_plus(&self, k: u32, c: u32, t: u32, plus_on_tie: bool) -> bool {
+        if !self.wrap {
+            return t > c;
+        }
+        let delta = Self::plus_offset(k, c, t);
+        let tie = 2 * delta == k;
+        (tie & plus_on_tie) | (!tie & (2 * delta < k))
+    }
+
+    /// True when moving from `c` to `t` (`c != t`) in direction `plus`
+    /// still crosses the wrap-around link (between k-1 and 0): the dateline
+    /// rule's lower class. Non-short-circuit operators: no branch.
+    #[inline]
+    pub fn still_to_wrap(c: u32, t: u32, plus: bool) -> bool {
+        (c != t) & ((plus & (c > t)) | (!plus & (c < t)))
+    }
+
+    /// Minimal hops between two switches.
+    pub fn distance(&self, a: SwitchId, b: SwitchId) -> u32 {
+        let (x, y) = (self.coords(a), self.coords(b));
+        (0..self.dims()).map(|d| self.delta(d, x[d], y[d])).sum()
+    }
+
+    /// The port leading one step in direction `plus` of dimension `d`.
+    #[inline]
+    pub fn port(d: usize, plus: bool) -> PortId {
+        (2 * d + usize::from(!plus)) as PortId
+    }
+
+    /// The coordinate one step from `c` in direction `plus` (wrapping on a
+    /// torus; on a mesh the caller must not step off the edge).
+    #[inline]
+    pub fn step(&self, d: usize, c: u32, plus: bool) -> u32 {
+        let k = self.radix[d];
+        if plus {
+            if c + 1 == k { 0 } else { c + 1 }
+        } else if c == 0 {
+            k - 1
+        } else {
+            c - 1
+        }
+    }
+
+    /// Capacity Θ of this k-ary n-cube ([`capacity`]).
+    pub fn capacity(&self) -> f64 {
+        capacity(&self.radix, self.wrap)
+    }
+}
+
+/// Capacity Θ of a k-ary n-cube in flits per node per cycle, with
+/// unit-bandwidth channels: the ideal throughput of uniform traffic, `8/k`
+/// for even k and `8k/(k²-1)` for odd k on a torus (k the largest radix),
+/// `4/k` on a mesh (Dally and Towles §3.3.1). Not capped at the host link.
+pub fn capacity(radix: &[u32], wrap: bool) -> f64 {
+    let k = radix.iter().copied().max().unwrap_or(2);
+    let kf = k as f64;
+    if wrap {
+        if k.is_multiple_of(2) {
+            8.0 / kf
+        } else {
+            8.0 * kf / (kf * kf - 1.0)
+        }
+    } else {
+        4.0 / kf
+    }
+}
 
 /// Coordinates of a switch in a k-ary n-cube.
 pub fn coords(radix: &[u32], mut id: u32) -> Vec<u32> {
@@ -77,4 +289,66 @@ fn positions(radix: &[u32], wrap: bool) -> Vec<[f32; 2]> {
             [x, y]
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packed-coordinate fast path and the general loop find the same
+    /// first difference for every switch pair.
+    #[test]
+    fn packed_coordinates_agree_with_the_general_loop() {
+        for (radix, wrap) in [
+            (vec![8, 8], true),
+            (vec![5, 3, 4], true),
+            (vec![6, 5], false),
+            (vec![256, 2], true),
+            (vec![2, 2, 2, 2, 2, 2, 2, 3], true),
+        ] {
+            let fast = Geometry::new(radix.clone(), wrap);
+            assert!(!fast.packed.is_empty());
+            let mut slow = fast.clone();
+            slow.packed.clear();
+            let total = fast.nodes();
+            for a in 0..total {
+                for b in (0..total).step_by(3) {
+                    assert_eq!(
+                        fast.first_difference(a, b),
+                        slow.first_difference(a, b),
+                        "{radix:?} {a}->{b}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn directions_distances_and_the_dateline() {
+        let g = Geometry::new(vec![8, 5], true);
+        // k = 8: 1 -> 6 is 3 hops going -, 5 going +.
+        assert!(!g.minimal_plus(8, 1, 6, true));
+        assert_eq!(g.delta(0, 1, 6), 3);
+        // A tie at 2Δ = k follows the tie rule.
+        assert!(g.is_tie(0, 1, 5));
+        assert!(g.minimal_plus(8, 1, 5, true));
+        assert!(!g.minimal_plus(8, 1, 5, false));
+        // Odd radix: no ties.
+        assert!(!g.is_tie(1, 0, 2) && !g.is_tie(1, 0, 3));
+        assert_eq!(g.distance(g.id_of(&[1, 0]), g.id_of(&[6, 3])), 3 + 2);
+        // 6 -> 1 going + crosses the wrap link; 1 -> 6 going + does not.
+        assert!(Geometry::still_to_wrap(6, 1, true));
+        assert!(!Geometry::still_to_wrap(1, 6, true));
+        assert!(Geometry::still_to_wrap(1, 6, false));
+        assert!(!Geometry::still_to_wrap(3, 3, false));
+        assert_eq!(g.step(0, 7, true), 0);
+        assert_eq!(g.step(0, 0, false), 7);
+        let m = Geometry::new(vec![4, 4], false);
+        assert!(m.minimal_plus(4, 0, 3, false));
+        assert_eq!(m.delta(0, 0, 3), 3);
+        assert!(!m.is_tie(0, 0, 2));
+        assert_eq!(capacity(&[8, 8], true), 1.0);
+        assert_eq!(capacity(&[4, 4], false), 1.0);
+        assert!((capacity(&[3], true) - 3.0).abs() < 1e-12);
+    }
 }

@@ -103,18 +103,7 @@ impl DistanceStats {
 pub fn capacity_per_host(net: &Network) -> f64 {
     let hosts_per_switch = net.max_hosts_per_switch().max(1) as f64;
     let per_switch = match net.shape() {
-        Shape::Cube { radix, wrap } => {
-            let k = *radix.iter().max().unwrap_or(&2) as f64;
-            if *wrap {
-                if radix.iter().max().unwrap_or(&2) % 2 == 0 {
-                    8.0 / k
-                } else {
-                    8.0 * k / (k * k - 1.0)
-                }
-            } else {
-                4.0 / k
-            }
-        }
+        Shape::Cube { radix, wrap } => super::cube::capacity(radix, *wrap),
         Shape::Hypercube { .. } => 2.0,
         _ => {
             let h = DistanceStats::of(net).avg_host_distance;

@@ -21,15 +21,14 @@ use super::{
 };
 use crate::routing::{Candidates, Selection};
 use crate::sim::config::{PortPriority, Switching};
-use crate::sim::model::StepIo;
+use crate::sim::endpoints::{Endpoints, RouteFault};
 
 impl InputQueued {
     /// Advance every switch that holds flits by one cycle, in switch order.
-    /// The error (rare) is the switch, routing epoch and destination switch
-    /// of a packet its routing offered no next hop; the caller turns it into
-    /// [`SimError::NoRoute`](crate::sim::SimError::NoRoute) (kept small so
-    /// the common `Ok` return costs nothing).
-    pub(super) fn allocate(&mut self, now: u64, io: &mut StepIo<'_>) -> Result<(), NoRoute> {
+    /// The error (rare) is a routing's bad answer; the caller turns it into
+    /// a [`SimError`](crate::sim::SimError) (kept small so the common `Ok`
+    /// return costs nothing).
+    pub(super) fn allocate(&mut self, now: u64, ep: &mut Endpoints) -> Result<(), RouteFault> {
         let InputQueued {
             v,
             depth,
@@ -47,7 +46,6 @@ impl InputQueued {
             inch,
             port_words,
             busy,
-            host_port,
             flits,
             ivc: ivcs,
             cands,
@@ -57,7 +55,6 @@ impl InputQueued {
             sw_rr,
             flit_wheel,
             credit_wheel,
-            last_progress,
             proposal,
             ..
         } = self;
@@ -76,7 +73,6 @@ impl InputQueued {
             &mut sw_flits[..],
             &mut proposal[..],
         );
-        let host_port = &host_port[..];
         let (v, depth, w) = (*v, *depth, *port_words);
         let (switching, selection, port_priority) = (*switching, *selection, *port_priority);
         let (link_latency, switch_delay) = (*link_latency, *switch_delay);
@@ -86,6 +82,12 @@ impl InputQueued {
         } else {
             packet_flits as i32
         };
+        // The acknowledgement class (VCs `ack_lo..v`, one-flit packets);
+        // with none reserved `ack_lo == v` and every select below takes its
+        // data side.
+        let ack_lo = ep.data_vcs() as usize;
+        let ack_mask = ((1u32 << v) - 1) & !((1u32 << ack_lo) - 1);
+        let vcs = v as u8;
         let stamp = now + 1;
         let mut scratch = Candidates::default();
         for s in 0..sw_flits.len() {
@@ -140,43 +142,26 @@ impl InputQueued {
                             f.flags() & HEAD != 0,
                             "non-head flit at the front of an idle VC"
                         );
-                        let pkt = io.packets.get_mut(f.packet);
-                        // Hops are counted here, where the packet is at
-                        // hand anyway: once per switch its head is routed at.
-                        pkt.switches = pkt.switches.saturating_add(1);
                         let cand = &mut scratch;
                         cand.clear();
-                        if pkt.info.dst_switch as usize == s {
-                            cand.push(host_port[pkt.info.dst_host as usize], 0, (v - 1) as u8);
-                        } else {
-                            let view = View {
-                                credits: ovc,
-                                out,
-                                v,
-                            };
-                            let epoch = pkt.epoch as usize;
-                            io.routings[epoch].route(
-                                s as u32,
-                                p,
-                                &pkt.info,
-                                &mut pkt.route,
-                                &view,
-                                io.rng,
-                                cand,
-                            );
-                            if cand.is_empty() {
-                                return Err(NoRoute {
-                                    switch: s as u32,
-                                    epoch,
-                                    dst: pkt.info.dst_switch,
-                                });
-                            }
-                        }
+                        let view = View {
+                            credits: ovc,
+                            out,
+                            v,
+                        };
+                        ep.route(f.packet, s as u32, p, now, &view, out.len(), vcs, cand)?;
                         q.state = ROUTED;
                     }
                     let cand = if fresh { &scratch } else { &cands[i] };
+                    // Acknowledgements are one flit long (selects).
+                    let ack = x >= ack_lo;
+                    let (need, len) = if ack {
+                        (1, 1)
+                    } else {
+                        (need, packet_flits as usize)
+                    };
                     let ready = switching != Switching::StoreAndForward
-                        || whole_packet_here(flits, q, i, depth, packet_flits as usize);
+                        || whole_packet_here(flits, q, i, depth, len);
                     match ready
                         .then(|| choose_out_vc(cand, ovc, out, v, need, selection))
                         .flatten()
@@ -196,43 +181,45 @@ impl InputQueued {
 
                 // Switch allocation, input stage: the port proposes one
                 // VC (round-robin from its pointer) whose output VC has a
-                // credit...
-                let ready = nonempty & active;
+                // credit, an acknowledgement VC before data VCs...
+                let ready = (nonempty & active) as u32;
                 if ready == 0 {
                     continue;
                 }
-                // Rotate the mask so that bit 0 is the pointer.
-                let rr = rr as u32;
-                let rot = ((ready as u32) >> rr) | ((ready as u32) << (v as u32 - rr));
-                let mut pending = rot & ((1u32 << v) - 1);
-                while pending != 0 {
-                    let k = pending.trailing_zeros();
-                    pending &= pending - 1;
-                    // (rr + k) mod v, without a branch.
-                    let x = (rr + k) as usize;
-                    let x = x - v * usize::from(x >= v);
+                let acks_ready = ready & ack_mask;
+                let mut chosen = propose(
+                    if acks_ready != 0 { acks_ready } else { ready },
+                    rr as u32,
+                    v,
+                    c,
+                    ivcs,
+                    ovc,
+                );
+                if chosen.is_none() && acks_ready != 0 {
+                    chosen = propose(ready & !ack_mask, rr as u32, v, c, ivcs, ovc);
+                }
+                if let Some(x) = chosen {
                     let i = c * v + x;
                     let q = *at(ivcs, i);
-                    if at(ovc, q.out as usize).credits > 0 {
-                        split += usize::from(pi >= start);
-                        *at_mut(proposal, n) = (pi as u32, i as u32);
-                        n += 1;
-                        // ...and each output port keeps the proposal that
-                        // comes first after its own round-robin pointer
-                        // (out rr < np: it is only ever set by this switch).
-                        let g = at_mut(outch, q.out_ch as usize);
-                        let pi16 = pi as u16;
-                        let prio = if pi16 >= g.rr {
-                            pi16 - g.rr
-                        } else {
-                            pi16 + np16 - g.rr
-                        };
-                        if g.stamp != stamp || prio < g.prio {
-                            g.stamp = stamp;
-                            g.prio = prio;
-                            g.ivc = i as u32;
-                        }
-                        break;
+                    split += usize::from(pi >= start);
+                    *at_mut(proposal, n) = (pi as u32, i as u32);
+                    n += 1;
+                    // ...and each output port keeps the proposal that comes
+                    // first after its own round-robin pointer (out rr < np:
+                    // it is only ever set by this switch), acknowledgements
+                    // before data (bit 15).
+                    let g = at_mut(outch, q.out_ch as usize);
+                    let pi16 = pi as u16;
+                    let pos = if pi16 >= g.rr {
+                        pi16 - g.rr
+                    } else {
+                        pi16 + np16 - g.rr
+                    };
+                    let prio = pos | (u16::from(x < ack_lo) << 15);
+                    if g.stamp != stamp || prio < g.prio {
+                        g.stamp = stamp;
+                        g.prio = prio;
+                        g.ivc = i as u32;
                     }
                 }
             }
@@ -243,8 +230,6 @@ impl InputQueued {
             // send one flit; it reaches the next switch after link latency +
             // switch delay (a host after the link latency), and a credit
             // returns upstream after the link latency.
-            let st = &mut *io.stats;
-            let measuring = io.measuring;
             let mut sent = 0;
             for t in 0..n {
                 let (pi, i) = *at(
@@ -284,15 +269,12 @@ impl InputQueued {
                 // Credit back upstream for the slot just freed.
                 credit_wheel.schedule(now + link_latency, i as u32);
                 let o = q.out as usize;
-                if measuring {
-                    let waited = flit.waited(now);
-                    let k = at_mut(&mut st.channels, oc as usize);
-                    k.flits += 1;
-                    if flit.flags() & HEAD != 0 {
-                        k.wait_sum += waited;
-                        k.heads += 1;
-                    }
+                let head = flit.flags() & HEAD != 0;
+                let waited = flit.waited(now);
+                if head {
+                    ep.head_left(flit.packet, waited);
                 }
+                ep.channel_traversal(oc as usize, head, waited);
                 let vc = (o - oc as usize * v) as u8;
                 // Into a switch: spend a credit, and the flit also crosses
                 // that switch (switch delay); into a host: neither (hosts
@@ -314,7 +296,7 @@ impl InputQueued {
             }
             if sent > 0 {
                 sw_flits[s] -= sent;
-                *last_progress = now;
+                ep.progress(now);
             }
         }
         Ok(())
@@ -399,12 +381,32 @@ fn random_port(now: u64, switch: usize, np: usize) -> usize {
     (((z >> 32) * np as u64) >> 32) as usize
 }
 
-/// A packet whose routing offered no next hop (see
-/// [`InputQueued::allocate`]).
-pub(super) struct NoRoute {
-    pub switch: u32,
-    pub epoch: usize,
-    pub dst: u32,
+/// Switch allocation, input stage, for one input port (channel `c`): the
+/// first VC of `mask` from the port's round-robin pointer `rr` on whose
+/// output VC has a credit (its index at the port).
+#[inline(always)]
+fn propose(
+    mask: u32,
+    rr: u32,
+    v: usize,
+    c: usize,
+    ivcs: &[InputVc],
+    ovc: &[OutputVc],
+) -> Option<usize> {
+    // Rotate the mask so that bit 0 is the pointer.
+    let rot = (mask >> rr) | (mask << (v as u32 - rr));
+    let mut pending = rot & ((1u32 << v) - 1);
+    while pending != 0 {
+        let k = pending.trailing_zeros();
+        pending &= pending - 1;
+        // (rr + k) mod v, without a branch.
+        let x = (rr + k) as usize;
+        let x = x - v * usize::from(x >= v);
+        if at(ovc, at(ivcs, c * v + x).out as usize).credits > 0 {
+            return Some(x);
+        }
+    }
+    None
 }
 
 /// SAF: is the whole front packet of input VC `i` in its buffer?
@@ -431,13 +433,9 @@ fn choose_out_vc(
     need: i32,
     selection: Selection,
 ) -> Option<(u32, u32)> {
+    // Every candidate was checked when the routing answered
+    // (`Endpoints::route`): its port exists and its VCs are below `v`.
     let mut connected = cands.as_slice().iter().filter_map(|cand| {
-        debug_assert!(
-            (cand.vc_hi as usize) < v && cand.vc_lo <= cand.vc_hi,
-            "a routing offered VCs {}..={} of {v}",
-            cand.vc_lo,
-            cand.vc_hi
-        );
         let c = out[cand.port as usize];
         (c != NONE).then_some((c, cand.vc_lo, cand.vc_hi))
     });

@@ -19,15 +19,21 @@
 //! Zero-load latency of an L-flit packet crossing H switches (wormhole and
 //! VCT) is therefore `H·(link_latency + switch_delay) + link_latency + L - 1`
 //! cycles; store-and-forward adds `L - 1` per switch.
+//!
+//! Acknowledgement packets (when a routing asks for them,
+//! [`crate::routing::Acknowledgement::Packet`]) use the top VCs of every
+//! port, one flit each; they go first at their host, an input port proposes
+//! an acknowledgement VC before its data VCs in switch allocation, and an
+//! output port grants acknowledgements before data.
 
 mod allocation;
 mod unchecked;
 
-use super::config::{PortPriority, SimConfig, Switching};
-use super::model::{PortOccupancy, QueuedPacket, SimError, StepIo, SwitchModel};
-use super::packet::{Packet, PacketSlab};
+use super::config::{PortPriority, RouterConfig, Switching};
+use super::endpoints::Endpoints;
+use super::model::{PortOccupancy, SimError, SwitchModel};
 use super::timewheel::TimeWheel;
-use crate::routing::{BufferView, Candidates, PacketInfo, RouteState, Selection};
+use crate::routing::{BufferView, Candidates, Selection};
 use crate::topology::{ChannelKind, Endpoint, Network, PortId};
 use std::sync::Arc;
 use unchecked::at_mut;
@@ -90,6 +96,8 @@ struct Sending {
     packet: u32,
     vc: u8,
     sent: u16,
+    /// The packet's length in flits.
+    len: u16,
 }
 
 /// Input-queued VC switches with credit flow control.
@@ -124,8 +132,6 @@ pub struct InputQueued {
     /// `in_ports[in_start[s] + i]` holds flits, so allocation visits only
     /// busy ports instead of scanning every port of every busy switch.
     busy: Vec<u64>,
-    /// Per host: ejection channel and its switch port.
-    host_port: Vec<PortId>,
     // Input buffers, indexed by channel · V + vc (channels < num_in).
     flits: Vec<Flit>,
     ivc: Vec<InputVc>,
@@ -144,8 +150,6 @@ pub struct InputQueued {
     flit_wheel: TimeWheel<FlitEvent>,
     credit_wheel: TimeWheel<u32>,
     in_network: u64,
-    last_progress: u64,
-    watchdog: u64,
     /// Switch allocation scratch: the proposals of the switch being
     /// processed, as (input-port index, input VC), in round-robin order
     /// (one slot per input port).
@@ -222,7 +226,7 @@ impl BufferView for View<'_> {
 }
 
 impl InputQueued {
-    pub fn new(net: Arc<Network>, cfg: &SimConfig) -> Self {
+    pub fn new(net: Arc<Network>, cfg: &RouterConfig) -> Self {
         let v = cfg.vcs as usize;
         let depth = cfg.buffer_flits as usize;
         let nc = net.num_channels();
@@ -260,7 +264,6 @@ impl InputQueued {
                 inch[c.id as usize].switch = switch;
             }
         }
-        let host_port = net.hosts().iter().map(|h| h.port).collect();
         let mut max_in = 0;
         for s in 0..net.num_switches() {
             let ports = &in_ports[in_start[s] as usize..in_start[s + 1] as usize];
@@ -297,7 +300,6 @@ impl InputQueued {
             inch,
             port_words,
             busy: vec![0; net.num_switches() * port_words],
-            host_port,
             flits: vec![Flit::default(); num_in * v * depth],
             ivc: vec![
                 InputVc {
@@ -333,8 +335,6 @@ impl InputQueued {
             flit_wheel: TimeWheel::new(max_delay),
             credit_wheel: TimeWheel::new(max_delay),
             in_network: 0,
-            last_progress: 0,
-            watchdog: cfg.watchdog_cycles,
             proposal: vec![(NONE, NONE); max_in],
             net,
         }
@@ -367,43 +367,12 @@ impl InputQueued {
         *at_mut(&mut self.busy, s * self.port_words + i / 64) |= 1 << (i % 64);
     }
 
-    fn deliver(&mut self, now: u64, ev: FlitEvent, io: &mut StepIo<'_>) {
+    fn deliver(&mut self, now: u64, ev: FlitEvent, ep: &mut Endpoints) {
         self.in_network -= 1;
-        self.last_progress = now;
-        let id = ev.flit.packet;
-        let p = io.packets.get_mut(id);
-        p.received += 1;
-        let st = &mut *io.stats;
-        st.total_delivered_flits += 1;
-        st.win_delivered_flits += 1;
-        if io.measuring {
-            st.delivered_flits += 1;
-        }
-        if ev.flit.flags() & TAIL != 0 {
-            let p = *p;
-            let latency = now - p.gen_cycle;
-            st.total_delivered_packets += 1;
-            st.win_packets += 1;
-            st.win_latency_sum += latency;
-            if io.measuring && p.gen_cycle >= st.measure_start {
-                st.delivered_packets += 1;
-                st.latency.record(latency);
-                st.hops_sum += p.switches.saturating_sub(1) as u64;
-                let d = &mut st.by_dst_switch[p.info.dst_switch as usize];
-                d.0 += latency;
-                d.1 += 1;
-                let s = &mut st.by_src_switch[p.info.src_switch as usize];
-                s.0 += latency;
-                s.1 += 1;
-            }
-            if let Some(r) = io.routings.get_mut(p.epoch as usize) {
-                r.on_delivery(&p.info, &p.route, latency, now);
-            }
-            io.packets.remove(id);
-        }
+        ep.flit_delivered(now, ev.flit.packet, ev.flit.flags() & TAIL != 0);
     }
 
-    fn send_from_host(&mut self, now: u64, h: usize, s: Sending, io: &mut StepIo<'_>) {
+    fn send_from_host(&mut self, now: u64, h: usize, s: Sending, ep: &mut Endpoints) {
         let c = self.net.injection_channel(h as u32) as usize;
         let ovc = c * self.v + s.vc as usize;
         self.ovc[ovc].credits -= 1;
@@ -411,7 +380,7 @@ impl InputQueued {
         if s.sent == 0 {
             flags |= HEAD;
         }
-        if s.sent + 1 == self.packet_flits {
+        if s.sent + 1 == s.len {
             flags |= TAIL;
         }
         self.flit_wheel.schedule(
@@ -423,64 +392,50 @@ impl InputQueued {
             },
         );
         self.in_network += 1;
-        io.stats.total_injected_flits += 1;
+        ep.flit_injected();
         let next = Sending {
             sent: s.sent + 1,
             ..s
         };
-        self.sending[h] = (next.sent < self.packet_flits).then_some(next);
+        self.sending[h] = (next.sent < s.len).then_some(next);
     }
 
-    fn inject(&mut self, now: u64, io: &mut StepIo<'_>) {
-        let need = if self.switching == Switching::Wormhole {
-            1
-        } else {
-            self.packet_flits as i32
-        };
+    fn inject(&mut self, now: u64, ep: &mut Endpoints) {
+        let wormhole = self.switching == Switching::Wormhole;
+        let data_vcs = ep.data_vcs() as usize;
         for h in 0..self.sending.len() {
             if let Some(s) = self.sending[h] {
                 let c = self.net.injection_channel(h as u32) as usize;
                 if self.ovc[c * self.v + s.vc as usize].credits > 0 {
-                    self.send_from_host(now, h, s, io);
+                    self.send_from_host(now, h, s, ep);
                 }
                 continue;
             }
-            let Some(&QueuedPacket { dst, gen_cycle }) = io.sources[h].front() else {
+            let Some(next) = ep.next_at(h) else {
                 continue;
             };
+            let need = if wormhole { 1 } else { next.flits as i32 };
             let c = self.net.injection_channel(h as u32) as usize;
-            // Round-robin over the injection channel's VCs (no division:
-            // this runs for every packet).
-            let (v, start) = (self.v, self.host_rr[h] as usize);
-            let vcs = &self.ovc[c * v..(c + 1) * v];
-            let Some(vc) = (start..v).chain(0..start).find(|&x| vcs[x].credits >= need) else {
+            let vcs = &self.ovc[c * self.v..(c + 1) * self.v];
+            let vc = if next.ack {
+                // The acknowledgement class: the first VC with room.
+                (data_vcs..self.v).find(|&x| vcs[x].credits >= need)
+            } else {
+                // Round-robin over the data VCs (no division: this runs for
+                // every packet).
+                let start = (self.host_rr[h] as usize).min(data_vcs - 1);
+                (start..data_vcs)
+                    .chain(0..start)
+                    .find(|&x| vcs[x].credits >= need)
+            };
+            let Some(vc) = vc else {
                 continue;
             };
-            io.sources[h].pop_front();
-            self.host_rr[h] = if vc + 1 == v { 0 } else { vc as u8 + 1 };
-            let src = self.net.host(h as u32);
-            let info = PacketInfo {
-                src_host: h as u32,
-                dst_host: dst,
-                src_switch: src.switch,
-                dst_switch: self.net.host(dst).switch,
-                flits: self.packet_flits,
+            let Some(id) = ep.start(h, now) else {
+                continue;
             };
-            let epoch = io.routings.len() - 1;
-            let mut route = RouteState::default();
-            io.routings[epoch].at_source(&info, &mut route, io.rng);
-            let id = io.packets.insert(Packet {
-                info,
-                route,
-                gen_cycle,
-                inject_cycle: now,
-                epoch: epoch as u16,
-                switches: 0,
-                received: 0,
-            });
-            io.stats.total_injected_packets += 1;
-            if io.measuring {
-                io.stats.injected_packets += 1;
+            if !next.ack {
+                self.host_rr[h] = if vc + 1 == data_vcs { 0 } else { vc as u8 + 1 };
             }
             self.send_from_host(
                 now,
@@ -489,13 +444,14 @@ impl InputQueued {
                     packet: id,
                     vc: vc as u8,
                     sent: 0,
+                    len: next.flits,
                 },
-                io,
+                ep,
             );
         }
     }
 
-    fn blocked_report(&self, io: &StepIo<'_>) -> Vec<String> {
+    fn blocked(&self, ep: &Endpoints) -> Vec<String> {
         let v = self.v;
         let mut out = Vec::new();
         for ivc in 0..self.num_in * v {
@@ -514,7 +470,7 @@ impl InputQueued {
                     )
                 }
                 _ => {
-                    let dst = io.packets.get(self.front(ivc).packet).info.dst_switch;
+                    let dst = ep.packet(self.front(ivc).packet).info.dst_switch;
                     format!("waiting for a free output VC towards switch {dst}")
                 }
             };
@@ -534,7 +490,11 @@ impl InputQueued {
 }
 
 impl SwitchModel for InputQueued {
-    fn step(&mut self, now: u64, io: &mut StepIo<'_>) -> Result<(), SimError> {
+    fn name(&self) -> &'static str {
+        "input-queued"
+    }
+
+    fn step(&mut self, now: u64, ep: &mut Endpoints) -> Result<(), SimError> {
         let credits = self.credit_wheel.take(now);
         for &o in &credits {
             at_mut(&mut self.ovc, o as usize).credits += 1;
@@ -543,31 +503,14 @@ impl SwitchModel for InputQueued {
         let due = self.flit_wheel.take(now);
         for &ev in &due {
             if ev.ch >= self.first_ejection {
-                self.deliver(now, ev, io);
+                self.deliver(now, ev, ep);
             } else {
                 self.arrive(now, ev);
             }
         }
         self.flit_wheel.give_back(now, due);
-        self.inject(now, io);
-        if let Err(e) = self.allocate(now, io) {
-            return Err(SimError::NoRoute {
-                routing: io.routings[e.epoch].name(),
-                switch: e.switch,
-                dst: e.dst,
-            });
-        }
-        if self.in_network == 0 {
-            self.last_progress = now;
-        } else if now - self.last_progress >= self.watchdog {
-            return Err(SimError::Deadlock {
-                cycle: now,
-                flits: self.in_network,
-                idle: now - self.last_progress,
-                blocked: self.blocked_report(io),
-            });
-        }
-        Ok(())
+        self.inject(now, ep);
+        self.allocate(now, ep).map_err(|f| ep.fault_error(f))
     }
 
     fn flits_in_network(&self) -> u64 {
@@ -582,20 +525,39 @@ impl SwitchModel for InputQueued {
         out
     }
 
-    fn switch_occupancy(&self, switch: u32) -> Vec<PortOccupancy> {
-        let s = switch as usize;
-        self.in_ports[self.in_start[s] as usize..self.in_start[s + 1] as usize]
-            .iter()
-            .map(|&(_, c)| PortOccupancy {
-                channel: c,
-                flits: (0..self.v)
-                    .map(|x| self.ivc[c as usize * self.v + x].len)
-                    .collect(),
+    fn switch_occupancy(&self) -> Vec<u32> {
+        self.sw_flits.clone()
+    }
+
+    fn switch_capacity(&self) -> Vec<u32> {
+        (0..self.net.num_switches())
+            .map(|s| {
+                let ports = self.in_start[s + 1] - self.in_start[s];
+                ports * (self.v * self.depth) as u32
             })
             .collect()
     }
 
-    fn check_invariants(&self, packets: &PacketSlab) -> Result<(), String> {
+    fn port_occupancy(&self, switch: u32) -> Option<Vec<PortOccupancy>> {
+        let s = switch as usize;
+        Some(
+            self.in_ports[self.in_start[s] as usize..self.in_start[s + 1] as usize]
+                .iter()
+                .map(|&(_, c)| PortOccupancy {
+                    channel: c,
+                    flits: (0..self.v)
+                        .map(|x| self.ivc[c as usize * self.v + x].len)
+                        .collect(),
+                })
+                .collect(),
+        )
+    }
+
+    fn blocked_report(&self, ep: &Endpoints) -> Vec<String> {
+        self.blocked(ep)
+    }
+
+    fn check_invariants(&self, _ep: &Endpoints) -> Result<(), String> {
         let v = self.v;
         // Flits and credits on their way to each VC.
         let mut flying = vec![0i64; self.net.num_channels() * v];
@@ -646,7 +608,12 @@ impl SwitchModel for InputQueued {
                 self.in_network
             ));
         }
-        let _ = packets;
+        let per_switch: u64 = self.sw_flits.iter().map(|&x| x as u64).sum();
+        if per_switch != buffered {
+            return Err(format!(
+                "per-switch flit counts sum to {per_switch}, buffers hold {buffered}"
+            ));
+        }
         Ok(())
     }
 }

@@ -1,0 +1,551 @@
+//! The endpoint layer: everything about packets that is not moving them
+//! between buffers, shared by every switch model.
+//!
+//! It owns the hosts' traffic sources and source queues, the packets in
+//! flight, the routing epochs and their random stream, the statistics, the
+//! delivery feedback ([`super::acknowledge`]) and the deadlock watchdog. A
+//! switch model asks it what a host would send next ([`Endpoints::next_at`]),
+//! starts packets ([`Endpoints::start`]), routes heads
+//! ([`Endpoints::route`]) and reports traversals and deliveries through its
+//! recording methods; it never touches a packet's statistics itself.
+
+use super::acknowledge::{Acks, Pending};
+use super::model::{QueuedPacket, SimError};
+use super::packet::{ACK_EPOCH, Packet, PacketSlab};
+use super::stats::{DeliveredPacket, Stats};
+use super::watchdog::Watchdog;
+use crate::rng::{SimRng, Stream, stream};
+use crate::routing::{
+    Acknowledgement, BufferView, Candidate, Candidates, Feedback, Hop, PacketInfo, RouteState,
+    Routing, Source,
+};
+use crate::topology::{Network, PortId, SwitchId};
+use crate::traffic::{Arrivals, Pattern, Process};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// Traffic parameters of a run.
+#[derive(Clone, Debug)]
+pub struct TrafficConfig {
+    pub pattern: Pattern,
+    pub process: Process,
+    /// Offered load in flits per host per cycle (0..=1).
+    pub load: f64,
+}
+
+/// What a host would send next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Next {
+    /// An acknowledgement (first in line) rather than a data packet.
+    pub ack: bool,
+    /// Its length in flits.
+    pub flits: u16,
+}
+
+/// Why a head could not be routed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum RouteFault {
+    /// The routing offered nothing.
+    NoRoute {
+        switch: SwitchId,
+        epoch: u16,
+        dst: SwitchId,
+    },
+    /// The routing offered a port or a VC range that does not exist.
+    BadCandidate {
+        switch: SwitchId,
+        epoch: u16,
+        candidate: Candidate,
+        ports: usize,
+        vcs: u8,
+    },
+}
+
+/// Hosts, packets, routings, statistics, feedback and the watchdog.
+pub struct Endpoints {
+    net: Arc<Network>,
+    packet_flits: u16,
+    traffic: TrafficConfig,
+    arrivals: Vec<Arrivals>,
+    traffic_rng: SimRng,
+    sources: Vec<VecDeque<QueuedPacket>>,
+    packets: PacketSlab,
+    /// Routings by epoch; new packets use the last one.
+    routings: Vec<Box<dyn Routing>>,
+    /// The routing random stream.
+    rng: SimRng,
+    stats: Stats,
+    measuring: bool,
+    acks: Acks,
+    /// VCs data routings may use (cached from `acks`).
+    data_vcs: u8,
+    /// True when some routing epoch asks for feedback (else the delivery
+    /// path skips the feedback work entirely).
+    any_feedback: bool,
+    watchdog: Watchdog,
+}
+
+impl Endpoints {
+    pub(crate) fn new(
+        net: Arc<Network>,
+        traffic: TrafficConfig,
+        packet_flits: u16,
+        acks: Acks,
+        watchdog_cycles: u64,
+        seed: u64,
+    ) -> Endpoints {
+        let mut traffic_rng = stream(seed, Stream::Traffic);
+        let rate = traffic.load / packet_flits as f64;
+        let arrivals = (0..net.num_hosts())
+            .map(|_| Arrivals::new(traffic.process, rate, 0, &mut traffic_rng))
+            .collect();
+        Endpoints {
+            stats: Stats::new(net.num_channels(), net.num_switches()),
+            sources: vec![VecDeque::new(); net.num_hosts()],
+            arrivals,
+            traffic_rng,
+            packets: PacketSlab::default(),
+            routings: Vec::new(),
+            rng: stream(seed, Stream::Routing),
+            measuring: false,
+            acks,
+            any_feedback: false,
+            data_vcs: 0,
+            watchdog: Watchdog::new(watchdog_cycles),
+            packet_flits,
+            traffic,
+            net,
+        }
+    }
+
+    // --- Driven by the engine ----------------------------------------------
+
+    /// Add a routing epoch (the run's first routing, or a live swap).
+    pub(crate) fn push_routing(&mut self, routing: Box<dyn Routing>) -> Result<(), String> {
+        let mode = routing.acknowledgement();
+        self.acks.prepare(&self.net, mode)?;
+        self.data_vcs = self.acks.data_vcs();
+        self.any_feedback |= mode != Acknowledgement::None;
+        self.routings.push(routing);
+        Ok(())
+    }
+
+    /// Start measuring from `now` on.
+    pub(crate) fn start_measuring(&mut self, now: u64) {
+        self.measuring = true;
+        self.stats.reset(now);
+    }
+
+    /// Generate the packets of cycle `now` into the source queues.
+    pub(crate) fn generate(&mut self, now: u64) {
+        let l = self.packet_flits as u64;
+        for h in 0..self.arrivals.len() {
+            let k = self.arrivals[h].arrivals_at(now, &mut self.traffic_rng);
+            for _ in 0..k {
+                let dst = self
+                    .traffic
+                    .pattern
+                    .destination(h as u32, &mut self.traffic_rng);
+                self.sources[h].push_back(QueuedPacket {
+                    dst,
+                    gen_cycle: now,
+                });
+            }
+            if k > 0 {
+                self.stats.generated(k as u64 * l, self.measuring);
+            }
+        }
+    }
+
+    /// Put one packet from host `src` to host `dst` in `src`'s source
+    /// queue, generated at `now` (counted as generated traffic).
+    pub(crate) fn enqueue(&mut self, src: u32, dst: u32, now: u64) {
+        self.sources[src as usize].push_back(QueuedPacket {
+            dst,
+            gen_cycle: now,
+        });
+        self.stats
+            .generated(self.packet_flits as u64, self.measuring);
+    }
+
+    /// Hand the routings the feedback due at `now` (delay mode).
+    pub(crate) fn deliver_due_feedback(&mut self, now: u64) {
+        if !self.any_feedback {
+            return;
+        }
+        while let Some(p) = self.acks.next_due(now) {
+            self.hand_over(p);
+        }
+    }
+
+    fn hand_over(&mut self, p: Pending) {
+        if let Some(r) = self.routings.get_mut(p.epoch as usize) {
+            r.on_feedback(&p.feedback);
+        }
+    }
+
+    /// Change the offered load from cycle `now` on.
+    pub(crate) fn set_load(&mut self, load: f64, now: u64) {
+        self.traffic.load = load;
+        let rate = load / self.packet_flits as f64;
+        for a in &mut self.arrivals {
+            *a = Arrivals::new(self.traffic.process, rate, now, &mut self.traffic_rng);
+        }
+    }
+
+    pub(crate) fn watchdog(&mut self) -> &mut Watchdog {
+        &mut self.watchdog
+    }
+
+    // --- For switch models -------------------------------------------------
+
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
+    }
+
+    /// True once the warm-up is over.
+    #[inline]
+    pub fn measuring(&self) -> bool {
+        self.measuring
+    }
+
+    /// VCs data routings may use: `0..data_vcs()`; the acknowledgement class
+    /// (if any) is `data_vcs()..V`.
+    #[inline]
+    pub fn data_vcs(&self) -> u8 {
+        self.data_vcs
+    }
+
+    /// What host `h` would send next, if anything: a waiting
+    /// acknowledgement first, then the front of its source queue.
+    #[inline]
+    pub fn next_at(&self, h: usize) -> Option<Next> {
+        if self.acks.waiting_at(h) {
+            return Some(Next {
+                ack: true,
+                flits: 1,
+            });
+        }
+        self.sources[h].front().map(|_| Next {
+            ack: false,
+            flits: self.packet_flits,
+        })
+    }
+
+    /// Host `h` sends what [`Endpoints::next_at`] named, its head leaving
+    /// now: the packet is created and its routing's `at_source` called.
+    /// Returns its id.
+    pub fn start(&mut self, h: usize, now: u64) -> Option<u32> {
+        if self.acks.waiting_at(h) {
+            let p = self.acks.depart(h)?;
+            let fb = &p.feedback;
+            let info = PacketInfo {
+                src_host: fb.pkt.dst_host,
+                dst_host: fb.pkt.src_host,
+                src_switch: fb.pkt.dst_switch,
+                dst_switch: fb.pkt.src_switch,
+                flits: 1,
+            };
+            let mut route = RouteState::default();
+            if let Some((r, rng)) = self.acks.routing() {
+                r.at_source(Source {
+                    now,
+                    pkt: &info,
+                    state: &mut route,
+                    rng,
+                });
+            }
+            let id = self.packets.insert(Packet {
+                info,
+                blocked: 0,
+                gen_cycle: now,
+                route,
+                epoch: ACK_EPOCH,
+                switches: 0,
+                queued: 0,
+            });
+            self.acks.carry(id, p);
+            self.stats.injected_packet(self.measuring, false);
+            return Some(id);
+        }
+        let QueuedPacket { dst, gen_cycle } = self.sources[h].pop_front()?;
+        let src = self.net.host(h as u32);
+        let info = PacketInfo {
+            src_host: h as u32,
+            dst_host: dst,
+            src_switch: src.switch,
+            dst_switch: self.net.host(dst).switch,
+            flits: self.packet_flits,
+        };
+        let epoch = self.routings.len() - 1;
+        let mut route = RouteState::default();
+        self.routings[epoch].at_source(Source {
+            now,
+            pkt: &info,
+            state: &mut route,
+            rng: &mut self.rng,
+        });
+        let id = self.packets.insert(Packet {
+            info,
+            blocked: 0,
+            gen_cycle,
+            route,
+            epoch: epoch as u16,
+            switches: 0,
+            queued: (now - gen_cycle).min(u32::MAX as u64) as u32,
+        });
+        self.stats.injected_packet(self.measuring, true);
+        Some(id)
+    }
+
+    /// A packet in flight.
+    #[inline]
+    pub fn packet(&self, id: u32) -> &Packet {
+        self.packets.get(id)
+    }
+
+    /// Packets in flight.
+    pub fn live_packets(&self) -> usize {
+        self.packets.live()
+    }
+
+    /// Route packet `id`'s head at switch `at` (arrived on `in_port`):
+    /// counts the switch, and at the destination switch offers the host's
+    /// port (every VC); elsewhere asks the packet's routing. The answer is
+    /// checked: every candidate must name one of the switch's `ports` and a
+    /// VC range inside the packet's class (`0..data_vcs` for data, up to
+    /// `vcs` for acknowledgements).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(crate) fn route(
+        &mut self,
+        id: u32,
+        at: SwitchId,
+        in_port: PortId,
+        now: u64,
+        view: &dyn BufferView,
+        ports: usize,
+        vcs: u8,
+        out: &mut Candidates,
+    ) -> Result<(), RouteFault> {
+        let pkt = self.packets.get_mut(id);
+        // Hops are counted here, where the packet is at hand anyway: once
+        // per switch its head is routed at.
+        pkt.switches = pkt.switches.saturating_add(1);
+        if pkt.info.dst_switch == at {
+            out.push(self.net.host(pkt.info.dst_host).port, 0, vcs - 1);
+            return Ok(());
+        }
+        let epoch = pkt.epoch;
+        let (routing, rng, limit): (&mut dyn Routing, &mut SimRng, u8) = if epoch == ACK_EPOCH {
+            match self.acks.routing() {
+                Some((r, rng)) => (r, rng, vcs),
+                None => {
+                    return Err(RouteFault::NoRoute {
+                        switch: at,
+                        epoch,
+                        dst: pkt.info.dst_switch,
+                    });
+                }
+            }
+        } else {
+            (
+                self.routings[epoch as usize].as_mut(),
+                &mut self.rng,
+                self.data_vcs,
+            )
+        };
+        routing.route(
+            Hop {
+                at,
+                in_port,
+                now,
+                pkt: &pkt.info,
+                state: &mut pkt.route,
+                view,
+                rng,
+            },
+            out,
+        );
+        if out.is_empty() {
+            return Err(RouteFault::NoRoute {
+                switch: at,
+                epoch,
+                dst: pkt.info.dst_switch,
+            });
+        }
+        if let Some(candidate) = out.first_invalid(ports, limit) {
+            return Err(RouteFault::BadCandidate {
+                switch: at,
+                epoch,
+                candidate,
+                ports,
+                vcs: limit,
+            });
+        }
+        Ok(())
+    }
+
+    /// The error a routing fault stops the run with.
+    pub(crate) fn fault_error(&self, f: RouteFault) -> SimError {
+        let name = |epoch: u16| {
+            if epoch == ACK_EPOCH {
+                "acknowledgements".to_string()
+            } else {
+                self.routings
+                    .get(epoch as usize)
+                    .map(|r| r.name())
+                    .unwrap_or_default()
+            }
+        };
+        match f {
+            RouteFault::NoRoute { switch, epoch, dst } => SimError::NoRoute {
+                routing: name(epoch),
+                switch,
+                dst,
+            },
+            RouteFault::BadCandidate {
+                switch,
+                epoch,
+                candidate,
+                ports,
+                vcs,
+            } => SimError::BadCandidate {
+                routing: name(epoch),
+                switch,
+                port: candidate.port,
+                vc_lo: candidate.vc_lo,
+                vc_hi: candidate.vc_hi,
+                ports,
+                vcs,
+            },
+        }
+    }
+
+    /// Packet `id`'s head leaves a switch after `waited` cycles in its
+    /// input buffer (blocked cycles, [`Feedback::blocked_cycles`]).
+    #[inline]
+    pub fn head_left(&mut self, id: u32, waited: u64) {
+        let p = self.packets.get_mut(id);
+        p.blocked = p.blocked.saturating_add(waited.min(u32::MAX as u64) as u32);
+    }
+
+    /// A flit left on `channel` (a head after `waited` cycles in its
+    /// buffer): per-channel counters while measuring.
+    #[inline]
+    pub fn channel_traversal(&mut self, channel: usize, head: bool, waited: u64) {
+        if self.measuring {
+            self.stats.channel_traversal(channel, head, waited);
+        }
+    }
+
+    /// A flit left a host.
+    #[inline]
+    pub fn flit_injected(&mut self) {
+        self.stats.injected_flit();
+    }
+
+    /// Something moved in cycle `now` (for the watchdog).
+    #[inline]
+    pub fn progress(&mut self, now: u64) {
+        self.watchdog.progress(now);
+    }
+
+    /// A flit of packet `id` reached its destination host in cycle `now`;
+    /// `tail` for the last one. The packet's statistics are recorded, its
+    /// feedback started, and it leaves the slab with its tail.
+    pub fn flit_delivered(&mut self, now: u64, id: u32, tail: bool) {
+        self.watchdog.progress(now);
+        let p = self.packets.get(id);
+        if p.is_ack() {
+            self.stats.delivered_ack();
+            if let Some(mut pending) = self.acks.arrive(id) {
+                pending.feedback.heard_cycle = now;
+                self.hand_over(pending);
+            }
+            self.packets.remove(id);
+            return;
+        }
+        self.stats.delivered_flit(self.measuring);
+        if !tail {
+            return;
+        }
+        let p = *p;
+        self.stats.delivered_packet(
+            DeliveredPacket {
+                latency: now - p.gen_cycle,
+                gen_cycle: p.gen_cycle,
+                hops: p.switches.saturating_sub(1) as u64,
+                src_switch: p.info.src_switch,
+                dst_switch: p.info.dst_switch,
+            },
+            self.measuring,
+        );
+        if self.any_feedback {
+            self.feedback(now, &p);
+        }
+        self.packets.remove(id);
+    }
+
+    fn feedback(&mut self, now: u64, p: &Packet) {
+        let Some(r) = self.routings.get(p.epoch as usize) else {
+            return;
+        };
+        let mode = r.acknowledgement();
+        if mode == Acknowledgement::None {
+            return;
+        }
+        let feedback = Feedback {
+            pkt: p.info,
+            state: p.route,
+            gen_cycle: p.gen_cycle,
+            inject_cycle: p.inject_cycle(),
+            delivered_cycle: now,
+            heard_cycle: 0,
+            blocked_cycles: p.blocked as u64,
+            switches: p.switches,
+        };
+        let pending = Pending {
+            epoch: p.epoch,
+            feedback,
+        };
+        match mode {
+            Acknowledgement::Delay => {
+                let heard =
+                    self.acks
+                        .heard_at(&self.net, p.info.dst_switch, p.info.src_switch, now);
+                self.acks.schedule(heard, p.epoch, feedback);
+            }
+            Acknowledgement::Packet => self.acks.enqueue(p.info.dst_host, pending),
+            Acknowledgement::None => {}
+        }
+    }
+
+    // --- Reading -------------------------------------------------------------
+
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+    pub(crate) fn stats_mut(&mut self) -> &mut Stats {
+        &mut self.stats
+    }
+    pub fn routings(&self) -> &[Box<dyn Routing>] {
+        &self.routings
+    }
+    /// Packets waiting in source queues.
+    pub fn queued_packets(&self) -> u64 {
+        self.sources.iter().map(|q| q.len() as u64).sum()
+    }
+    /// Offered load, flits per host per cycle.
+    pub fn load(&self) -> f64 {
+        self.traffic.load
+    }
+    /// Acknowledgements not yet heard by their sources.
+    pub fn outstanding_acks(&self) -> usize {
+        self.acks.outstanding()
+    }
+    /// VCs of the acknowledgement class (0 when none is reserved).
+    pub fn ack_vcs(&self) -> u8 {
+        self.acks.reserved()
+    }
+}
