@@ -14,6 +14,10 @@ use num_rational::Ratio;
 /// Most nodes the exact analysis accepts (the per-pair tables grow as N²).
 pub const MAX_NODES: usize = 1024;
 
+/// Largest radix the exact analysis accepts: RLB's common denominator
+/// contains lcm(1..k), which leaves 128 bits at about k = 80.
+pub const MAX_RADIX: u32 = 64;
+
 /// A direction along one dimension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Dir {
@@ -83,6 +87,15 @@ impl Cube {
                 spec: net.spec().to_string(),
                 what: format!("{nodes} switches"),
                 limit: format!("at most {MAX_NODES} switches"),
+            });
+        }
+        if let Some(k) = radix.iter().find(|&&k| k > MAX_RADIX) {
+            return Err(AnalysisError::TooLarge {
+                spec: net.spec().to_string(),
+                what: format!("radix {k}"),
+                limit: format!(
+                    "a radix of at most {MAX_RADIX} (exact denominators grow as lcm(1..k))"
+                ),
             });
         }
         let n = radix.len();

@@ -124,7 +124,7 @@ impl TrafficMatrix {
         }
     }
 
-    /// λ_(s, perm[s]) = 1.
+    /// λ_(s, perm(s)) = 1: node s sends everything to `perm[s]`.
     pub fn permutation(perm: &[u32]) -> Self {
         TrafficMatrix {
             nodes: perm.len(),
@@ -139,6 +139,13 @@ impl TrafficMatrix {
 
     /// The law of [`Pattern::destination`] as a matrix on `nodes` hosts.
     pub fn from_pattern(p: &Pattern, nodes: usize) -> Result<Self, AnalysisError> {
+        if nodes < 2 {
+            return Err(AnalysisError::Traffic {
+                spec: "matrix".into(),
+                problem: format!("{nodes} nodes; a traffic matrix needs at least 2"),
+                accepted: ACCEPTED.to_string(),
+            });
+        }
         let n = nodes as u32;
         let mut exact: Vec<(u32, u32, Ratio<i128>)> = Vec::new();
         let other = Ratio::new(1, nodes as i128 - 1);

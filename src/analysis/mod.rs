@@ -59,20 +59,23 @@
 //!
 //! ## Where routelab differs from the thesis, and why
 //! - §3.2's worked example lists the long-way box of x as
-//!   [3,4,5,6,7,0] (k - Δ values, s included, d excluded) and the short-way
-//!   box of y as [1,2,3] (Δ values, s excluded, d included): the two ends
+//!   `[3,4,5,6,7,0]` (k - Δ values, s included, d excluded) and the short-way
+//!   box of y as `[1,2,3]` (Δ values, s excluded, d included): the two ends
 //!   are treated inconsistently. routelab includes both ends in every
 //!   dimension (the team's definition). On a ring the box does not matter
 //!   (without backtracking every q gives the same path), so the ring
 //!   results are unaffected; in two or more dimensions it changes how
-//!   traffic spreads over rows and columns.
+//!   traffic spreads over rows and columns. Both exclusive readings were
+//!   tried: either lowers RLB's worst case on 8x8 from 0.3128 to 0.286 (no
+//!   better than RDOR), so the RLB paper's "25% more than DOR" no longer
+//!   holds; the inclusive box reproduces it (`docs/analysis.md`).
 //! - Theorem 4 (RLB's worst case on a ring is optimal, 1/2 of capacity)
 //!   comes out exactly 1/2 for every k from 4 to 16, odd k included (there
 //!   with Θ = 8k/(k²-1); `tests/analysis.rs`).
 //! - The reading gives only ring numbers, Theorems 3-4 and the quadrant
 //!   example; the 2D figures in `docs/analysis.md` are routelab's own. They
 //!   agree with the ratios the RLB paper's abstract states (Singh, Dally,
-//!   Towles, Gupta, SPAA 2002, the reading's reference [4]) on the 8-ary
+//!   Towles, Gupta, SPAA 2002, the reading's reference `[4]`) on the 8-ary
 //!   2-cube: RLB's worst case 25% above DOR's and 50% above 2-phase ROMM's,
 //!   and 4.6 times VAL's throughput on nearest-neighbour traffic. Its "4%
 //!   reduction" of RLBth's worst case against RLB's comes out as 4.6% here
@@ -90,8 +93,8 @@
 //! integers over a common denominator D = n!·Π_j den_j derived from the
 //! routing's per-dimension laws ([`ChannelWeights`]); traffic matrices are
 //! integers over their own common denominator L. The analysis accepts up
-//! to [`MAX_NODES`] nodes; the worst case's matchings are limited by
-//! [`MAX_MATCHING_WORK`].
+//! to [`MAX_NODES`] nodes of radix at most [`MAX_RADIX`]; the worst case's
+//! matchings are limited by [`MAX_MATCHING_WORK`].
 
 mod average;
 mod geometry;
@@ -103,7 +106,7 @@ mod weights;
 mod worst;
 
 pub use average::{AverageCase, DEFAULT_SAMPLES, random_permutation_average};
-pub use geometry::{Cube, Dir, MAX_NODES};
+pub use geometry::{Cube, Dir, MAX_NODES, MAX_RADIX};
 pub use load::{ChannelLoads, LoadSummary, channel_loads, ideal_throughput};
 pub use matrix::{ACCEPTED as ACCEPTED_TRAFFIC, MatrixSpec, TrafficMatrix};
 pub use oblivious::{
@@ -118,7 +121,7 @@ pub use worst::{
 
 /// The k-ary n-cubes the analysis accepts, quoted in errors.
 pub const ACCEPTED_TOPOLOGIES: &str = "torus:KxK[xK..] (every routing) or mesh:KxK[xK..] \
-(dor, rdor, val, romm), one host per switch, at most 1024 switches";
+(dor, rdor, val, romm), one host per switch, at most 1024 switches, radix at most 64";
 
 /// Why an analysis cannot be done. Every message names the problem and
 /// the accepted values.

@@ -47,7 +47,9 @@ pub enum DimOrder {
 }
 
 impl DimOrder {
+    /// The accepted values of `order=`.
     pub const ACCEPTED: &'static str = "xy, random";
+    /// Parse `xy` or `random`.
     pub fn parse(s: &str) -> Option<DimOrder> {
         match s {
             "xy" => Some(DimOrder::Xy),
@@ -55,6 +57,7 @@ impl DimOrder {
             _ => None,
         }
     }
+    /// The spec word (`xy`, `random`).
     pub fn as_str(self) -> &'static str {
         match self {
             DimOrder::Xy => "xy",

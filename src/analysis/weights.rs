@@ -31,7 +31,8 @@
 //! is an integer over the derived common denominator D = n!·Π_j den_j
 //! ([`ChannelWeights::denominator`]); sums of them stay exact in i128
 //! (construction fails with [`AnalysisError::Overflow`] when N·2·D could
-//! overflow, which needs a radix of about 60 in two dimensions).
+//! overflow; RLB on a ring of about 80 would, hence
+//! [`MAX_RADIX`](super::MAX_RADIX) = 64).
 //!
 //! ## Symmetry
 //! On a torus the law of every routing but DOR with `tie=parity` is

@@ -41,7 +41,7 @@ const COMPARED_TRAFFIC: [&str; 5] = ["nn", "uniform", "bitcomp", "transpose", "t
 #[derive(Debug, Args)]
 pub struct LoadArgs {
     /// Topology: torus:KxK[xK..] (every routing) or mesh:KxK[xK..] (dor, rdor,
-    /// val, romm); one host per switch, at most 1024 switches.
+    /// val, romm); one host per switch, at most 1024 switches, radix at most 64.
     #[arg(long, default_value = "torus:8x8")]
     pub topology: String,
     /// Routing: dor[:tie=plus|random|parity] (default tie plus), rdor, val,
@@ -266,7 +266,7 @@ pub fn run(a: LoadArgs) -> Result<(), CliError> {
             let avg = random_permutation_average(&w, a.samples, a.seed).map_err(input)?;
             report.ideal_throughput = Some(Exact {
                 value: avg.mean,
-                exact: format!("{} (mean)", avg.mean),
+                exact: format!("mean of {} samples", avg.samples - avg.idle_samples),
             });
             report.average = Some((&avg).into());
         }
@@ -355,7 +355,7 @@ fn readable(r: &LoadReport, cube: &Cube) -> String {
             .map(|(s, d)| format!("{s}->{d}"))
             .collect();
         out += &format!(
-            "worst-case permutation (source->destination; the other {} nodes send to themselves):\n",
+            "worst-case permutation (source->destination; {} fixed points s->s omitted):\n",
             p.len() - pairs.len()
         );
         for chunk in pairs.chunks(16) {
@@ -374,6 +374,7 @@ pub struct CompareRow {
     pub undefined: Option<String>,
     /// Per traffic column, null where the pattern does not fit the network.
     pub traffic: Vec<Option<Exact>>,
+    /// Null where the worst case is beyond the matching limit.
     pub worst: Option<Exact>,
     pub average: Option<AverageReport>,
 }
@@ -431,13 +432,23 @@ fn compare(a: &LoadArgs, cube: &Cube) -> Result<(), CliError> {
                 None => None,
             });
         }
-        let wc = worst_case(&w).map_err(input)?;
+        let worst = match worst_case(&w) {
+            Ok(wc) => Some(wc.ideal_throughput.into()),
+            Err(e @ AnalysisError::TooLarge { .. }) => {
+                let note = ("worst".to_string(), e.to_string());
+                if !unfit.contains(&note) {
+                    unfit.push(note);
+                }
+                None
+            }
+            Err(e) => return Err(input(e)),
+        };
         let avg = random_permutation_average(&w, a.samples, a.seed).map_err(input)?;
         rows.push(CompareRow {
             routing: routing.to_string(),
             undefined: None,
             traffic,
-            worst: Some(wc.ideal_throughput.into()),
+            worst,
             average: Some((&avg).into()),
         });
     }
