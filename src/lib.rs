@@ -16,6 +16,7 @@
 //!
 //! Nothing outside `app` (the GUI, behind the `gui` feature) imports egui.
 
+pub mod analysis;
 pub mod paths;
 pub mod rng;
 pub mod routing;

@@ -28,6 +28,8 @@ pub enum Command {
     Topo(super::topo::TopoArgs),
     /// Path selection on up*/down* and UDWM: crossing paths per channel.
     Paths(super::paths::PathsArgs),
+    /// Exact channel-load analysis of oblivious routing on tori: IDEAL (ANALYTIC) throughput.
+    Load(super::load::LoadArgs),
 }
 
 fn parse_switching(s: &str) -> Result<Switching, String> {

@@ -4,6 +4,7 @@
 //! exits with 1.
 
 mod args;
+mod load;
 mod paths;
 mod sim;
 mod sweep;
@@ -61,6 +62,7 @@ pub fn run(cmd: Command) -> Result<(), CliError> {
         Command::Sweep(a) => sweep::run(a),
         Command::Topo(a) => topo::run(a),
         Command::Paths(a) => paths::run(a),
+        Command::Load(a) => load::run(a),
     }
 }
 
