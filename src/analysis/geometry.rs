@@ -8,6 +8,7 @@
 //! stable channel id. On a mesh the boundary indices exist but carry nothing.
 
 use super::AnalysisError;
+use crate::topology::cube::Geometry;
 use crate::topology::{ChannelId, Network, PortId, Shape};
 use num_rational::Ratio;
 
@@ -57,11 +58,11 @@ impl Dir {
 #[derive(Clone, Debug)]
 pub struct Cube {
     net: Network,
+    /// Coordinates, translations (the crate's one torus geometry).
+    geometry: Geometry,
     radix: Vec<u32>,
     wrap: bool,
     nodes: usize,
-    /// `coords[s·n + j]`.
-    coords: Vec<u32>,
     /// `stride[j]` = k0·k1·..·k(j-1).
     stride: Vec<u32>,
 }
@@ -99,10 +100,6 @@ impl Cube {
             });
         }
         let n = radix.len();
-        let mut coords = Vec::with_capacity(nodes * n);
-        for s in 0..nodes as u32 {
-            coords.extend(crate::topology::cube::coords(radix, s));
-        }
         let mut stride = Vec::with_capacity(n);
         let mut p = 1u32;
         for &k in radix {
@@ -111,10 +108,10 @@ impl Cube {
         }
         Ok(Cube {
             net: net.clone(),
+            geometry: Geometry::new(radix.clone(), *wrap),
             radix: radix.clone(),
             wrap: *wrap,
             nodes,
-            coords,
             stride,
         })
     }
@@ -152,12 +149,15 @@ impl Cube {
     }
     /// Coordinates of node `s`.
     pub fn coords(&self, s: u32) -> &[u32] {
-        let n = self.dims();
-        &self.coords[s as usize * n..][..n]
+        self.geometry.coords(s)
     }
     /// Node id of coordinates.
     pub fn node(&self, coords: &[u32]) -> u32 {
-        coords.iter().zip(&self.stride).map(|(&x, &p)| x * p).sum()
+        self.geometry.id_of(coords)
+    }
+    /// The torus geometry ([`Geometry`]).
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
     }
     /// k0·..·k(j-1): the id step of dimension j.
     pub fn stride(&self, j: usize) -> u32 {
@@ -204,24 +204,13 @@ impl Cube {
         format!("({}){sign}d{j}", c.join(","))
     }
     /// Node `s + t` (coordinate-wise, modulo the radix): a translation of
-    /// the torus. On a mesh it wraps too, so use it on tori only.
+    /// the torus ([`Geometry::translate`]).
     pub fn translate(&self, s: u32, t: u32) -> u32 {
-        let (a, b) = (self.coords(s), self.coords(t));
-        let mut id = 0;
-        for j in 0..self.dims() {
-            id += ((a[j] + b[j]) % self.radix[j]) * self.stride[j];
-        }
-        id
+        self.geometry.translate(s, t)
     }
     /// Node `t - s` (coordinate-wise, modulo the radix).
     pub fn offset(&self, s: u32, t: u32) -> u32 {
-        let (a, b) = (self.coords(s), self.coords(t));
-        let mut id = 0;
-        for j in 0..self.dims() {
-            let k = self.radix[j];
-            id += ((b[j] + k - a[j]) % k) * self.stride[j];
-        }
-        id
+        self.geometry.offset(s, t)
     }
 
     /// The capacity Θ in flits per node per cycle: the ideal throughput of
@@ -231,17 +220,12 @@ impl Cube {
     /// - torus: 8/k for even k, 8k/(k²-1) for odd k;
     /// - mesh: 4/k for even k, 4k/(k²-1) for odd k;
     ///
-    /// with k the largest radix. Not capped at the host link (the
-    /// simulator's [`capacity_per_host`](crate::topology::capacity_per_host)
-    /// is, and uses 4/k for every mesh).
+    /// with k the largest radix ([`crate::topology::cube::capacity_fraction`]).
+    /// Not capped at the host link (the simulator's
+    /// [`capacity_per_host`](crate::topology::capacity_per_host) is).
     pub fn capacity(&self) -> Ratio<i128> {
-        let k = *self.radix.iter().max().unwrap_or(&2) as i128;
-        let scale = if self.wrap { 8 } else { 4 };
-        if k % 2 == 0 {
-            Ratio::new(scale, k)
-        } else {
-            Ratio::new(scale * k, k * k - 1)
-        }
+        let (num, den) = crate::topology::cube::capacity_fraction(&self.radix, self.wrap);
+        Ratio::new(num as i128, den as i128)
     }
 }
 

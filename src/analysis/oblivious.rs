@@ -324,9 +324,10 @@ pub struct DimStep {
 /// Hops from `a` to `b` walking in `dir` on a ring of `k` (a torus
 /// dimension; on a mesh only the direction towards b is ever asked).
 pub fn distance(k: u32, a: u32, b: u32, dir: Dir) -> u32 {
+    use crate::topology::cube::Geometry;
     match dir {
-        Dir::Plus => (b + k - a) % k,
-        Dir::Minus => (a + k - b) % k,
+        Dir::Plus => Geometry::plus_offset(k, a, b),
+        Dir::Minus => Geometry::plus_offset(k, b, a),
     }
 }
 

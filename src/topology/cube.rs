@@ -175,6 +175,29 @@ impl Geometry {
         (0..self.dims()).map(|d| self.delta(d, x[d], y[d])).sum()
     }
 
+    /// Switch `s + t`, coordinate-wise modulo the radix: a translation of
+    /// the torus (on a mesh it wraps too, so use it on tori only).
+    pub fn translate(&self, s: SwitchId, t: SwitchId) -> SwitchId {
+        let (a, b) = (self.coords(s), self.coords(t));
+        let mut id = 0;
+        for d in (0..self.dims()).rev() {
+            id = id * self.radix[d] + (a[d] + b[d]) % self.radix[d];
+        }
+        id
+    }
+
+    /// Switch `t - s`, coordinate-wise modulo the radix (the translation
+    /// taking `s` to `t`).
+    pub fn offset(&self, s: SwitchId, t: SwitchId) -> SwitchId {
+        let (a, b) = (self.coords(s), self.coords(t));
+        let mut id = 0;
+        for d in (0..self.dims()).rev() {
+            let k = self.radix[d];
+            id = id * k + (b[d] + k - a[d]) % k;
+        }
+        id
+    }
+
     /// The port leading one step in direction `plus` of dimension `d`.
     #[inline]
     pub fn port(d: usize, plus: bool) -> PortId {
@@ -202,21 +225,30 @@ impl Geometry {
 }
 
 /// Capacity Θ of a k-ary n-cube in flits per node per cycle, with
-/// unit-bandwidth channels: the ideal throughput of uniform traffic, `8/k`
-/// for even k and `8k/(k²-1)` for odd k on a torus (k the largest radix),
-/// `4/k` on a mesh (Dally and Towles §3.3.1). Not capped at the host link.
-pub fn capacity(radix: &[u32], wrap: bool) -> f64 {
-    let k = radix.iter().copied().max().unwrap_or(2);
-    let kf = k as f64;
-    if wrap {
-        if k.is_multiple_of(2) {
-            8.0 / kf
-        } else {
-            8.0 * kf / (kf * kf - 1.0)
-        }
+/// unit-bandwidth channels: the ideal throughput of uniform traffic (every
+/// node equally likely, the source included), the inverse of the largest
+/// channel load it causes per unit of injection (Dally and Towles §3.3.1;
+/// Singh §2.2). With k the largest radix:
+/// - torus: `8/k` for even k, `8k/(k²-1)` for odd k;
+/// - mesh: `4/k` for even k, `4k/(k²-1)` for odd k (the middle channel of
+///   an odd row carries `(k²-1)/4k`).
+///
+/// Not capped at the host link. As an exact fraction `(numerator,
+/// denominator)`.
+pub fn capacity_fraction(radix: &[u32], wrap: bool) -> (u64, u64) {
+    let k = radix.iter().copied().max().unwrap_or(2) as u64;
+    let scale = if wrap { 8 } else { 4 };
+    if k.is_multiple_of(2) {
+        (scale, k)
     } else {
-        4.0 / kf
+        (scale * k, k * k - 1)
     }
+}
+
+/// [`capacity_fraction`] as a number.
+pub fn capacity(radix: &[u32], wrap: bool) -> f64 {
+    let (num, den) = capacity_fraction(radix, wrap);
+    num as f64 / den as f64
 }
 
 /// Coordinates of a switch in a k-ary n-cube.
@@ -350,5 +382,6 @@ mod tests {
         assert_eq!(capacity(&[8, 8], true), 1.0);
         assert_eq!(capacity(&[4, 4], false), 1.0);
         assert!((capacity(&[3], true) - 3.0).abs() < 1e-12);
+        assert_eq!(capacity_fraction(&[5, 5], false), (20, 24));
     }
 }
