@@ -126,6 +126,17 @@ impl RoutelabApp {
                 }
             }
             ui.separator();
+            ui.radio_value(&mut self.central_view, CentralView::Network, "Network");
+            ui.radio_value(&mut self.central_view, CentralView::Surface, "Latency surface")
+                .on_hover_text("DRB's Fig. 9: per-node link queueing delay in 3-D");
+            if ui
+                .checkbox(&mut self.drb.hidden, "Hide the DRB panel")
+                .on_hover_text("The panel shows when a run is routed by DRB")
+                .changed()
+            {
+                ui.close();
+            }
+            ui.separator();
             ui.radio_value(&mut self.settings.theme, Theme::Dark, "Dark theme");
             ui.radio_value(&mut self.settings.theme, Theme::Light, "Light theme");
         });

@@ -8,16 +8,19 @@
 //! state, no egui), [`session`] (the running simulations, no egui),
 //! [`scenario_panel`], [`network_view`], [`plots`], [`sweep`] (background
 //! load sweeps), [`path_selection`] (static path selection, live GA/SA),
-//! [`presets`], [`share`] (scenario in the URL), [`export`]
+//! [`latency_surface`] (DRB's Fig. 9 surface), [`drb_panel`] (DRB's
+//! metapaths and expansion), [`presets`], [`share`] (scenario in the URL), [`export`]
 //! (CSV, PNG, JSON files), `file_dialog` (the system file dialog, native
 //! only), [`theme`], and `web` (browser glue, wasm only).
 //! UI functions draw and push [`AppCommand`]s; [`RoutelabApp`] applies them
 //! after drawing.
 
 mod commands;
+pub mod drb_panel;
 pub mod export;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod file_dialog;
+pub mod latency_surface;
 mod menus;
 pub mod network_view;
 mod panels;
@@ -158,6 +161,22 @@ pub struct RoutelabApp {
     png_path: Option<std::path::PathBuf>,
     /// Milliseconds the last frame spent in the app (eframe's measure).
     pub frame_cpu_ms: Option<f32>,
+    /// DRB's panel: expansion curves and one pair's metapath.
+    pub drb: drb_panel::DrbPanel,
+    /// The latency surface's camera.
+    pub surface: latency_surface::SurfaceView,
+    /// What the central view shows.
+    pub central_view: CentralView,
+}
+
+/// What the central view shows above the curves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CentralView {
+    /// The network, channels coloured by a metric.
+    #[default]
+    Network,
+    /// DRB's latency surface (Fig. 9): per-node queueing delay in 3-D.
+    Surface,
 }
 
 impl Default for RoutelabApp {
@@ -226,6 +245,9 @@ impl RoutelabApp {
             #[cfg(not(target_arch = "wasm32"))]
             png_path: None,
             frame_cpu_ms: None,
+            drb: Default::default(),
+            surface: Default::default(),
+            central_view: CentralView::Network,
             settings,
         };
         if let Some(r) = app.settings.compare_routing.clone()
@@ -312,6 +334,9 @@ impl RoutelabApp {
             self.playback.run_until = None;
         }
         self.sweep.tick();
+        let sims: Vec<&crate::sim::Simulation> = self.session.sims().collect();
+        self.drb.sample(&sims);
+        let drb_runs = drb_panel::DrbPanel::applies(&sims);
         let searching = self.path_selection.tick(path_selection::FRAME_BUDGET_MS);
 
         self.top_ui(ui);
@@ -323,7 +348,11 @@ impl RoutelabApp {
         if self.path_selection.open {
             self.path_selection_ui(ui);
         }
+        if drb_runs && !self.drb.hidden {
+            self.drb_ui(ui);
+        }
         self.central_ui(ui);
+        self.drb.take_selection(self.selected);
         self.help_ui(&ctx);
         self.file_window_ui(&ctx);
 

@@ -135,6 +135,89 @@ fn dist_to_segment(p: Pos2, [a, b]: [Pos2; 2]) -> f32 {
     (a + ab * t - p).length()
 }
 
+/// Where the network view puts the switches inside its rectangle: world
+/// coordinates (the topology's layout) to screen, and the sizes that follow
+/// from the link spacing. Overlays (DRB's metapaths) draw with it.
+#[derive(Clone, Copy, Debug)]
+pub struct ViewTransform {
+    lo: [f32; 2],
+    origin: Pos2,
+    /// Points per world unit.
+    pub scale: f32,
+    /// Typical link length in world units.
+    pub typical: f32,
+    /// A torus (wrap links drawn as stubs).
+    pub wraps: bool,
+    /// Typical link length on screen.
+    pub spacing_px: f32,
+    /// Switch radius on screen.
+    pub radius: f32,
+}
+
+impl ViewTransform {
+    /// Height kept for the legend under the drawing.
+    pub const LEGEND_H: f32 = 34.0;
+
+    /// The transform of `net` drawn in `rect` (the view's whole
+    /// rectangle), or `None` without switches.
+    pub fn new(net: &Network, rect: Rect) -> Option<ViewTransform> {
+        let world = net.switch_positions();
+        if world.is_empty() {
+            return None;
+        }
+        let (mut lo, mut hi) = ([f32::MAX; 2], [f32::MIN; 2]);
+        for p in world {
+            for k in 0..2 {
+                lo[k] = lo[k].min(p[k]);
+                hi[k] = hi[k].max(p[k]);
+            }
+        }
+        // Typical link length in world units (for wrap detection and sizes).
+        let mut lens: Vec<f32> = (0..net.num_network_channels() as ChannelId)
+            .filter_map(|c| {
+                let ch = net.channel(c);
+                let (a, b) = (switch_of(ch.src)?, switch_of(ch.dst)?);
+                let (pa, pb) = (world[a as usize], world[b as usize]);
+                Some(((pa[0] - pb[0]).powi(2) + (pa[1] - pb[1]).powi(2)).sqrt())
+            })
+            .collect();
+        lens.sort_by(|a, b| a.total_cmp(b));
+        let typical = lens.get(lens.len() / 4).copied().unwrap_or(1.0).max(1e-3);
+        let wraps = matches!(net.shape(), Shape::Cube { wrap: true, .. });
+        let inner = Rect::from_min_max(
+            rect.min + vec2(12.0, 26.0),
+            rect.max - vec2(12.0, 12.0 + Self::LEGEND_H),
+        );
+        let span = vec2((hi[0] - lo[0]).max(1e-3), (hi[1] - lo[1]).max(1e-3));
+        // Leave half a link of room around the grid for wrap stubs.
+        let pad = if wraps { typical * 0.6 } else { typical * 0.25 };
+        let scale =
+            ((inner.width()) / (span.x + 2.0 * pad)).min(inner.height() / (span.y + 2.0 * pad));
+        let used = vec2(span.x + 2.0 * pad, span.y + 2.0 * pad) * scale;
+        let origin = inner.center() - used / 2.0 + vec2(pad, pad) * scale;
+        let spacing_px = typical * scale;
+        Some(ViewTransform {
+            lo,
+            origin,
+            scale,
+            typical,
+            wraps,
+            spacing_px,
+            radius: (spacing_px * 0.16).clamp(2.0, 9.0),
+        })
+    }
+
+    /// A world position on screen.
+    pub fn to_screen(&self, p: [f32; 2]) -> Pos2 {
+        self.origin + vec2(p[0] - self.lo[0], p[1] - self.lo[1]) * self.scale
+    }
+
+    /// Switch `s` on screen.
+    pub fn switch(&self, net: &Network, s: SwitchId) -> Pos2 {
+        self.to_screen(net.switch_positions()[s as usize])
+    }
+}
+
 /// Draw the network of `sim` filling the available space. Returns the
 /// view's screen rectangle (for PNG export).
 pub fn network_ui(
@@ -167,43 +250,13 @@ pub fn network_ui_coloured(
     // (see `Theme::apply`).
 
     let world = net.switch_positions();
-    if world.is_empty() {
+    let Some(xf) = ViewTransform::new(net, rect) else {
         return rect;
-    }
-    let (mut lo, mut hi) = ([f32::MAX; 2], [f32::MIN; 2]);
-    for p in world {
-        for k in 0..2 {
-            lo[k] = lo[k].min(p[k]);
-            hi[k] = hi[k].max(p[k]);
-        }
-    }
-    // Typical link length in world units (for wrap detection and sizes).
-    let mut lens: Vec<f32> = (0..net.num_network_channels() as ChannelId)
-        .filter_map(|c| {
-            let ch = net.channel(c);
-            let (a, b) = (switch_of(ch.src)?, switch_of(ch.dst)?);
-            let (pa, pb) = (world[a as usize], world[b as usize]);
-            Some(((pa[0] - pb[0]).powi(2) + (pa[1] - pb[1]).powi(2)).sqrt())
-        })
-        .collect();
-    lens.sort_by(|a, b| a.total_cmp(b));
-    let typical = lens.get(lens.len() / 4).copied().unwrap_or(1.0).max(1e-3);
-    let wraps = matches!(net.shape(), Shape::Cube { wrap: true, .. });
-
-    let legend_h = 34.0;
-    let inner = Rect::from_min_max(
-        rect.min + vec2(12.0, 26.0),
-        rect.max - vec2(12.0, 12.0 + legend_h),
-    );
-    let span = vec2((hi[0] - lo[0]).max(1e-3), (hi[1] - lo[1]).max(1e-3));
-    // Leave half a link of room around the grid for wrap stubs.
-    let pad = if wraps { typical * 0.6 } else { typical * 0.25 };
-    let scale = ((inner.width()) / (span.x + 2.0 * pad)).min(inner.height() / (span.y + 2.0 * pad));
-    let used = vec2(span.x + 2.0 * pad, span.y + 2.0 * pad) * scale;
-    let origin = inner.center() - used / 2.0 + vec2(pad, pad) * scale;
-    let to_screen = |p: [f32; 2]| origin + vec2(p[0] - lo[0], p[1] - lo[1]) * scale;
-    let spacing_px = typical * scale;
-    let radius = (spacing_px * 0.16).clamp(2.0, 9.0);
+    };
+    let legend_h = ViewTransform::LEGEND_H;
+    let (scale, typical, wraps) = (xf.scale, xf.typical, xf.wraps);
+    let to_screen = |p: [f32; 2]| xf.to_screen(p);
+    let (spacing_px, radius) = (xf.spacing_px, xf.radius);
     let width = (spacing_px * 0.07).clamp(1.0, 4.0);
     let offset = (spacing_px * 0.07).clamp(1.0, 4.0);
 

@@ -36,6 +36,37 @@ impl RoutelabApp {
             });
     }
 
+    pub(super) fn drb_ui(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::right("drb")
+            .resizable(true)
+            .default_size(360.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("drb_scroll")
+                    .show(ui, |ui| {
+                        ui.horizontal(|ui| {
+                            ui.label(egui::RichText::new("DRB metapaths").strong());
+                            if ui
+                                .small_button("Hide")
+                                .on_hover_text("Hide the DRB panel (View menu brings it back)")
+                                .clicked()
+                            {
+                                self.drb.hidden = true;
+                            }
+                        });
+                        ui.separator();
+                        let mut runs = vec![(
+                            format!("A: {}", self.session.sim.routing_name()),
+                            &self.session.sim,
+                        )];
+                        if let Some(b) = &self.session.compare {
+                            runs.push((format!("B: {}", b.routing_name()), b));
+                        }
+                        drb_panel::drb_panel_ui(ui, &mut self.drb, &runs, self.settings.theme);
+                    });
+            });
+    }
+
     pub(super) fn status_ui(&mut self, ui: &mut egui::Ui) {
         egui::Panel::bottom("status").show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
@@ -286,6 +317,27 @@ impl RoutelabApp {
             };
             let mut view_rect = None;
             let heatmap = self.path_selection.heatmap(self.session.sim.network());
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut self.central_view, CentralView::Network, "Network")
+                    .on_hover_text("The network, channels coloured by the View menu's metric");
+                ui.selectable_value(
+                    &mut self.central_view,
+                    CentralView::Surface,
+                    "Latency surface",
+                )
+                .on_hover_text(
+                    "DRB's Fig. 9: each node's mean link queueing delay as a 3-D surface over a 2-D torus (a flat heatmap elsewhere), every run on one scale",
+                );
+            });
+            let view_h = (view_h - 24.0).max(140.0);
+            if self.central_view == CentralView::Surface {
+                let grids = latency_surface::grids(&runs);
+                ui.allocate_ui(egui::vec2(ui.available_width(), view_h), |ui| {
+                    let r = latency_surface::surface_ui(ui, &mut self.surface, &grids, theme);
+                    view_rect = Some(r.rect);
+                });
+            } else {
+            let drb_pair = self.drb.pair();
             ui.allocate_ui(egui::vec2(ui.available_width(), view_h), |ui| {
                 ui.columns(runs.len(), |cols| {
                     for (i, (col, (label, sim))) in cols.iter_mut().zip(&runs).enumerate() {
@@ -306,10 +358,21 @@ impl RoutelabApp {
                             &mut selected,
                             &title,
                         );
+                        if let (Some(pair), Some(d)) = (drb_pair, drb_panel::drb_of(sim)) {
+                            drb_panel::overlay(
+                                &col.painter_at(r),
+                                sim.network(),
+                                r,
+                                d,
+                                pair,
+                                theme,
+                            );
+                        }
                         view_rect = Some(view_rect.map_or(r, |v: egui::Rect| v.union(r)));
                     }
                 });
             });
+            }
             ui.separator();
             let has_sweep = !self.sweep.progress().points.is_empty() || self.sweep.is_running();
             if has_sweep {

@@ -8,6 +8,42 @@ use crate::scenario::Scenario;
 /// a bare binary have them too (a test checks that none is missing).
 pub const BUILT_IN: &[(&str, &str)] = &[
     (
+        "adaptive-torus8-transpose.json",
+        include_str!("../../assets/scenarios/adaptive-torus8-transpose.json"),
+    ),
+    (
+        "drb-hypercube4-butterfly.json",
+        include_str!("../../assets/scenarios/drb-hypercube4-butterfly.json"),
+    ),
+    (
+        "drb-hypercube6-bitrev.json",
+        include_str!("../../assets/scenarios/drb-hypercube6-bitrev.json"),
+    ),
+    (
+        "drb-hypercube8-transpose.json",
+        include_str!("../../assets/scenarios/drb-hypercube8-transpose.json"),
+    ),
+    (
+        "drb-midimew64-shuffle.json",
+        include_str!("../../assets/scenarios/drb-midimew64-shuffle.json"),
+    ),
+    (
+        "drb-torus16-shuffle.json",
+        include_str!("../../assets/scenarios/drb-torus16-shuffle.json"),
+    ),
+    (
+        "drb-torus4-bitrev.json",
+        include_str!("../../assets/scenarios/drb-torus4-bitrev.json"),
+    ),
+    (
+        "drb-torus8-hotspot.json",
+        include_str!("../../assets/scenarios/drb-torus8-hotspot.json"),
+    ),
+    (
+        "drb-torus8-transpose.json",
+        include_str!("../../assets/scenarios/drb-torus8-transpose.json"),
+    ),
+    (
         "fattree-dmodk-uniform.json",
         include_str!("../../assets/scenarios/fattree-dmodk-uniform.json"),
     ),

@@ -63,7 +63,10 @@ pub struct ScenarioArgs {
     #[arg(long)]
     pub topology: Option<String>,
     /// Routing: minimal, dor[:tie=plus|random|parity], updown[:root=N], dmodk,
-    /// paths:updown-bfs|updown-dfs|udwm:SELECT[:opts] (see `routelab paths`).
+    /// paths:updown-bfs|updown-dfs|udwm:SELECT[:opts] (see `routelab paths`),
+    /// adaptive (Duato; needs --selection first-free), drb[:tau=F][:tolerance=F]
+    /// [:max-size=N][:max-width=N][:supernode=gravity|subtopology][:ack=packet|delay]
+    /// [:limit=random].
     /// Repeat the flag to run several routings on the same traffic and seed
     /// (`--routing dor --routing updown`).
     #[arg(long, action = clap::ArgAction::Append)]
@@ -105,6 +108,11 @@ pub struct ScenarioArgs {
     /// Input port served first in VC allocation each cycle: rotating, random.
     #[arg(long, value_parser = parse_port_priority)]
     pub port_priority: Option<PortPriority>,
+    /// Reallocate a virtual channel only into an empty buffer (BookSim's
+    /// wait_for_tail_credit); adaptive routing needs it with buffers deeper
+    /// than one flit.
+    #[arg(long)]
+    pub wait_for_tail_credit: bool,
     /// Cycles measured after the warm-up.
     #[arg(long)]
     pub cycles: Option<u64>,
@@ -114,6 +122,11 @@ pub struct ScenarioArgs {
     /// Random seed.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Also measure per-pair latency uniformity, out-of-order deliveries and
+    /// the DRB paper's metrics (waiting time, accepted/applied, latency
+    /// surface); on by itself when several routings run side by side.
+    #[arg(long)]
+    pub pair_stats: bool,
 }
 
 impl ScenarioArgs {
@@ -158,6 +171,12 @@ impl ScenarioArgs {
             warmup,
             seed
         );
+        if self.pair_stats {
+            s.pair_stats = true;
+        }
+        if self.wait_for_tail_credit {
+            s.wait_for_tail_credit = true;
+        }
         let problems = s.problems();
         if !problems.is_empty() {
             return Err(CliError::Input(problems.join("; ")));
@@ -188,10 +207,12 @@ impl ScenarioArgs {
                 .map_err(|e: crate::routing::RoutingError| CliError::Input(e.to_string()))?;
             routings = family(&spec, &net);
         }
+        let side_by_side = routings.len() > 1;
         let mut out = Vec::with_capacity(routings.len());
         for r in routings {
             let s = Scenario {
                 routing: r,
+                pair_stats: base.pair_stats || side_by_side,
                 ..base.clone()
             };
             s.prepare()?;

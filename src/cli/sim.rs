@@ -20,6 +20,16 @@ pub struct SimArgs {
     /// routing only).
     #[arg(long, value_name = "FILE")]
     pub channels: Option<PathBuf>,
+    /// Write DRB's latency surface (Fig. 9) as CSV: per switch, its
+    /// coordinates on a torus or mesh and the mean queueing delay of its
+    /// outgoing links (one routing only).
+    #[arg(long, value_name = "FILE")]
+    pub surface: Option<PathBuf>,
+    /// Write per-pair statistics as CSV: source and destination host,
+    /// packets, mean latency, out-of-order deliveries (one routing only;
+    /// turns on --pair-stats).
+    #[arg(long, value_name = "FILE")]
+    pub pairs: Option<PathBuf>,
     /// Run every routing of the given routing's family that applies to the
     /// topology (the topology's static routings; every path-selection
     /// algorithm on the same legal paths...) on the same traffic and seed.
@@ -41,6 +51,42 @@ pub struct SimReport {
     pub traffic: String,
     pub elapsed_ms: f64,
     pub cycles_per_second: f64,
+    /// DRB runs only: how far the metapaths expanded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drb: Option<DrbReport>,
+}
+
+/// How far DRB expanded its metapaths by the end of a run.
+#[derive(Debug, Serialize)]
+pub struct DrbReport {
+    /// Pairs with a metapath (heard at least once) and of those with more
+    /// than one MSP.
+    pub pairs: u64,
+    pub expanded_pairs: u64,
+    /// Mean metapath width over the pairs with a metapath.
+    pub mean_width: f64,
+    /// Share of all messages sent on the original (canonical) path.
+    pub canonical_share: f64,
+    /// Width changes over all pairs.
+    pub changes: u64,
+    pub acks: u64,
+}
+
+impl DrbReport {
+    /// The report of the simulation's current routing, if it is DRB.
+    pub fn of(sim: &Simulation) -> Option<DrbReport> {
+        let r = sim.endpoints().routings().last()?;
+        let drb = r.as_any()?.downcast_ref::<crate::routing::drb::Drb>()?;
+        let c = drb.counters();
+        Some(DrbReport {
+            pairs: c.pairs,
+            expanded_pairs: c.expanded,
+            mean_width: c.mean_width(),
+            canonical_share: c.canonical_share(),
+            changes: c.changes,
+            acks: c.acks,
+        })
+    }
 }
 
 /// Run a scenario to completion (warm-up + cycles) and time it.
@@ -56,16 +102,20 @@ pub fn run_scenario(s: &Scenario) -> Result<(Simulation, SimReport), CliError> {
         traffic: s.traffic.clone(),
         elapsed_ms: elapsed * 1e3,
         cycles_per_second: total as f64 / elapsed.max(1e-9),
+        drb: DrbReport::of(&sim),
     };
     Ok((sim, report))
 }
 
-pub fn run(a: SimArgs) -> Result<(), CliError> {
+pub fn run(mut a: SimArgs) -> Result<(), CliError> {
+    if a.pairs.is_some() {
+        a.scenario.pair_stats = true;
+    }
     let scenarios = a.scenario.scenarios(a.compare)?;
     if scenarios.len() > 1 {
-        if a.channels.is_some() {
+        if a.channels.is_some() || a.surface.is_some() || a.pairs.is_some() {
             return Err(CliError::Input(format!(
-                "--channels writes one routing's channels; this command runs {} routings (give one --routing)",
+                "--channels, --surface and --pairs write one routing's results; this command runs {} routings (give one --routing)",
                 scenarios.len()
             )));
         }
@@ -85,6 +135,12 @@ pub fn run(a: SimArgs) -> Result<(), CliError> {
     if let Some(path) = &a.channels {
         write_file(path, &channels_csv(&sim)?)?;
     }
+    if let Some(path) = &a.surface {
+        write_file(path, &surface_csv(&sim))?;
+    }
+    if let Some(path) = &a.pairs {
+        write_file(path, &pairs_csv(&sim))?;
+    }
     if a.json {
         super::emit(&(serde_json::to_string(&r).unwrap_or_default() + "\n"))?;
     } else {
@@ -96,6 +152,44 @@ pub fn run(a: SimArgs) -> Result<(), CliError> {
 /// The readable summary.
 pub fn readable(r: &SimReport) -> String {
     let s = &r.summary;
+    let mut out = base_readable(r, s);
+    if let Some(p) = &s.paper {
+        out.push_str(&format!(
+            "paper     waiting {:.2} cycles (blocked {:.2}); accepted/applied {:.3}\n\
+             pairs     {} measured; latency cv {:.3}; out of order {} in {} pairs (max {} per pair)\n\
+             surface   peak {:.2}  mean {:.2} cycles (mean queueing delay of each switch's outgoing links)\n",
+            p.wait_latency,
+            p.blocked_latency,
+            p.accepted_over_applied,
+            p.pairs,
+            p.pair_latency_cv,
+            p.out_of_order,
+            p.pairs_out_of_order,
+            p.max_out_of_order_per_pair,
+            p.surface_peak,
+            p.surface_mean
+        ));
+        if let (Some(a), Some(p99)) = (p.background_accepted, p.background_p99_latency) {
+            out.push_str(&format!(
+                "hot spot  background (to other hosts): accepted {a:.4}  p99 {p99} cycles\n"
+            ));
+        }
+    }
+    if let Some(d) = &r.drb {
+        out.push_str(&format!(
+            "drb       {} pairs, {} expanded, mean width {:.3}, {:.1}% on the original path, {} width changes, {} acknowledgements\n",
+            d.pairs,
+            d.expanded_pairs,
+            d.mean_width,
+            100.0 * d.canonical_share,
+            d.changes,
+            d.acks
+        ));
+    }
+    out
+}
+
+fn base_readable(r: &SimReport, s: &Summary) -> String {
     format!(
         "topology {}  routing {}  traffic {}\n\
          offered   {:.4} flits/host/cycle (generated {:.4})\n\
@@ -200,4 +294,44 @@ pub fn channels_csv(sim: &Simulation) -> Result<String, CliError> {
     }
     let bytes = w.into_inner().map_err(|e| CliError::Run(e.to_string()))?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Per-switch latency surface CSV (Fig. 9): switch, coordinates (x, y on a
+/// torus or mesh, empty elsewhere), mean queueing delay of its outgoing
+/// switch-to-switch links.
+pub fn surface_csv(sim: &Simulation) -> String {
+    let net = sim.network();
+    let geometry = crate::topology::cube::Geometry::of(net.shape());
+    let mut out = String::from("switch,x,y,delay\n");
+    for (s, v) in sim.node_link_delay().iter().enumerate() {
+        let (x, y) = match &geometry {
+            Some(g) => {
+                let c = g.coords(s as u32);
+                (
+                    c.first().map(|v| v.to_string()).unwrap_or_default(),
+                    c.get(1).map(|v| v.to_string()).unwrap_or_default(),
+                )
+            }
+            None => (String::new(), String::new()),
+        };
+        out.push_str(&format!("{s},{x},{y},{v:.4}\n"));
+    }
+    out
+}
+
+/// Per-pair CSV: source host, destination host, packets, mean latency,
+/// out-of-order deliveries.
+pub fn pairs_csv(sim: &Simulation) -> String {
+    let mut out = String::from("src,dst,packets,avg_latency,out_of_order\n");
+    if let Some(p) = sim.stats().pairs() {
+        for (s, d, c) in p.pairs() {
+            out.push_str(&format!(
+                "{s},{d},{},{:.3},{}\n",
+                c.packets,
+                c.latency_sum as f64 / c.packets.max(1) as f64,
+                c.out_of_order
+            ));
+        }
+    }
+    out
 }

@@ -279,7 +279,7 @@ fn side_by_side(runs: &SweepRuns) -> String {
         out.push_str(" | accepted   avg_lat   ");
     }
     out.push('\n');
-    for l in loads {
+    for &l in &loads {
         out.push_str(&format!("{l:7.3}"));
         for r in &runs.routings {
             match r
@@ -299,6 +299,14 @@ fn side_by_side(runs: &SweepRuns) -> String {
         }
         out.push('\n');
     }
+    if runs.routings.iter().any(|r| {
+        r.report
+            .points
+            .iter()
+            .any(|p| p.report.summary.paper.is_some())
+    }) {
+        out.push_str(&paper_side_by_side(runs, &loads));
+    }
     out.push_str("saturation throughput (fraction of capacity):");
     for r in &runs.routings {
         out.push_str(&format!(
@@ -309,6 +317,45 @@ fn side_by_side(runs: &SweepRuns) -> String {
         ));
     }
     out.push_str("\n`s` marks a saturated point; - a load not run after saturation\n");
+    out
+}
+
+/// The DRB paper's metrics per load and routing: latency as waiting time
+/// only, throughput as accepted over applied load, and the coefficient of
+/// variation of per-pair mean latency (uniformity, DRB's stated goal).
+fn paper_side_by_side(runs: &SweepRuns, loads: &[f64]) -> String {
+    let mut out = String::from(
+        "\nthe paper's metrics: waiting cycles, accepted/applied, cv of per-pair latency\n",
+    );
+    out.push_str("offered");
+    for r in &runs.routings {
+        out.push_str(&format!(" | {:^24}", truncate(&r.routing, 24)));
+    }
+    out.push('\n');
+    out.push_str("       ");
+    for _ in &runs.routings {
+        out.push_str(" |  waiting acc/app    cv  ");
+    }
+    out.push('\n');
+    for &l in loads {
+        out.push_str(&format!("{l:7.3}"));
+        for r in &runs.routings {
+            match r
+                .report
+                .points
+                .iter()
+                .find(|p| (p.report.summary.offered - l).abs() < 1e-12)
+                .and_then(|p| p.report.summary.paper.as_ref())
+            {
+                Some(m) => out.push_str(&format!(
+                    " | {:8.2} {:7.3} {:6.3}  ",
+                    m.wait_latency, m.accepted_over_applied, m.pair_latency_cv
+                )),
+                None => out.push_str(&format!(" | {:^24}", "-")),
+            }
+        }
+        out.push('\n');
+    }
     out
 }
 
@@ -323,7 +370,7 @@ fn truncate(s: &str, n: usize) -> String {
 fn csv_text(r: &SweepReport) -> Result<String, CliError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let err = |e: csv::Error| CliError::Run(e.to_string());
-    w.write_record([
+    let header = [
         "offered",
         "generated",
         "accepted",
@@ -338,11 +385,23 @@ fn csv_text(r: &SweepReport) -> Result<String, CliError> {
         "cycles",
         "elapsed_ms",
         "saturated",
-    ])
-    .map_err(err)?;
+    ];
+    let paper = r.points.iter().any(|p| p.report.summary.paper.is_some());
+    let mut header: Vec<&str> = header.to_vec();
+    if paper {
+        header.extend([
+            "wait_latency",
+            "accepted_over_applied",
+            "pair_latency_cv",
+            "out_of_order",
+            "surface_peak",
+            "surface_mean",
+        ]);
+    }
+    w.write_record(&header).map_err(err)?;
     for p in &r.points {
         let s = &p.report.summary;
-        w.write_record([
+        let row = [
             format!("{:.4}", s.offered),
             format!("{:.6}", s.generated),
             format!("{:.6}", s.accepted),
@@ -357,8 +416,22 @@ fn csv_text(r: &SweepReport) -> Result<String, CliError> {
             s.cycles.to_string(),
             format!("{:.1}", p.report.elapsed_ms),
             p.saturated.to_string(),
-        ])
-        .map_err(err)?;
+        ];
+        let mut row: Vec<String> = row.to_vec();
+        if paper {
+            match &s.paper {
+                Some(m) => row.extend([
+                    format!("{:.3}", m.wait_latency),
+                    format!("{:.4}", m.accepted_over_applied),
+                    format!("{:.4}", m.pair_latency_cv),
+                    m.out_of_order.to_string(),
+                    format!("{:.3}", m.surface_peak),
+                    format!("{:.3}", m.surface_mean),
+                ]),
+                None => row.extend(std::iter::repeat_n(String::new(), 6)),
+            }
+        }
+        w.write_record(&row).map_err(err)?;
     }
     let bytes = w.into_inner().map_err(|e| CliError::Run(e.to_string()))?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())

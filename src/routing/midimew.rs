@@ -45,6 +45,13 @@ impl MidimewMinimal {
         MidimewMinimal { n, b, vcs, table }
     }
 
+    /// The minimal decomposition `(x, y)` of an offset `dst - src (mod N)`:
+    /// x jumps of `b` and y jumps of `b - 1` (signed), the route this
+    /// routing takes.
+    pub fn jumps(&self, offset: u32) -> (i32, i32) {
+        self.table[(offset % self.n) as usize]
+    }
+
     /// Minimal hop count for an offset.
     pub fn hops(&self, offset: u32) -> u32 {
         let (x, y) = self.table[(offset % self.n) as usize];

@@ -25,9 +25,11 @@
 //! Ejection is not the routing's business: at the destination switch the
 //! simulator sends the packet to its host.
 
+pub mod adaptive;
 mod candidates;
 mod dmodk;
 mod dor;
+pub mod drb;
 mod feedback;
 mod midimew;
 mod minimal;
@@ -110,6 +112,10 @@ pub struct Hop<'a> {
     /// The port it arrived on (a host port at the source switch), so a
     /// routing can learn its last hop.
     pub in_port: PortId,
+    /// The virtual channel it arrived on (at the source switch, the VC of
+    /// its injection channel), so a routing can learn which of the VCs it
+    /// offered at the last hop the packet took (DRB's step classes).
+    pub in_vc: u8,
     /// The current cycle.
     pub now: u64,
     pub pkt: &'a PacketInfo,
@@ -118,6 +124,73 @@ pub struct Hop<'a> {
     pub view: &'a dyn BufferView,
     /// The routing random stream.
     pub rng: &'a mut SimRng,
+}
+
+/// The router's timing, as far as a routing may reason about it: what a
+/// packet takes on an idle network. DRB needs it for the canonical
+/// (zero-load) latency of its metapaths (Franco et al. §2, Definition 3);
+/// the engine hands it to every routing it runs ([`Routing::set_timing`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// Cycles a flit spends on a channel.
+    pub link_latency: u16,
+    /// Cycles from a head's arrival at a switch to its earliest departure.
+    pub switch_delay: u16,
+    /// Flits per data packet.
+    pub packet_flits: u16,
+    /// Buffer depth per virtual channel in flits.
+    pub buffer_flits: u16,
+    /// Store-and-forward switching (the whole packet waits at every switch).
+    pub store_and_forward: bool,
+    /// VCs are reallocated only into empty buffers
+    /// ([`RouterConfig::wait_for_tail_credit`](crate::sim::RouterConfig::wait_for_tail_credit)).
+    pub wait_for_tail_credit: bool,
+}
+
+impl Default for Timing {
+    /// One-cycle links and switches, one-flit packets, deep buffers,
+    /// wormhole.
+    fn default() -> Self {
+        Timing {
+            link_latency: 1,
+            switch_delay: 1,
+            packet_flits: 1,
+            buffer_flits: 64,
+            store_and_forward: false,
+            wait_for_tail_credit: false,
+        }
+    }
+}
+
+impl Timing {
+    /// Cycles between two flits of one packet on an idle network: 1 when a
+    /// VC's buffer covers the credit round trip (`2·link + switch` cycles),
+    /// otherwise the round trip over the buffer depth, rounded up (one-flit
+    /// buffers with one-cycle links and switches: a flit every 3 cycles).
+    pub fn flit_interval(&self) -> u64 {
+        let rtt = 2 * self.link_latency as u64 + self.switch_delay as u64;
+        rtt.div_ceil(self.buffer_flits.max(1) as u64).max(1)
+    }
+
+    /// True when a VC holds one packet at a time: it is reallocated only
+    /// into an empty buffer, because the router waits for the tail credit
+    /// or because a buffer holds one flit. Duato's theorem assumes it.
+    pub fn one_packet_per_vc(&self) -> bool {
+        self.wait_for_tail_credit || self.buffer_flits <= 1
+    }
+
+    /// Zero-load latency, head injection to tail delivery, of a data packet
+    /// crossing `switches` switches (source and destination included):
+    /// `S·(link + switch) + link + (L - 1)·interval`
+    /// ([`Timing::flit_interval`]), plus `S·(L - 1)` under store-and-forward
+    /// (the input-queued router's model).
+    pub fn zero_load(&self, switches: u32) -> u64 {
+        let per = (self.link_latency + self.switch_delay) as u64;
+        let l = self.packet_flits.max(1) as u64 - 1;
+        let s = switches.max(1) as u64;
+        let saf = if self.store_and_forward { s * l } else { 0 };
+        s * per + self.link_latency as u64 + l * self.flit_interval() + saf
+    }
 }
 
 /// How the simulator picks among a hop's candidates when allocating a
@@ -174,6 +247,16 @@ pub trait Routing: Send {
     /// engine then does no feedback work at all).
     fn acknowledgement(&self) -> Acknowledgement {
         Acknowledgement::None
+    }
+
+    /// The router's timing, handed over by the engine before the routing
+    /// routes anything (ignored by default).
+    fn set_timing(&mut self, _timing: Timing) {}
+
+    /// The routing itself, for views that inspect a particular routing's
+    /// state (the app's DRB panels downcast it). `None` by default.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
     }
 
     /// Delivery feedback, when [`Routing::acknowledgement`] asks for it:

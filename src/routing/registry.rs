@@ -17,6 +17,10 @@ pub enum Family {
     Static,
     /// Static tables chosen by path selection (`paths:LEGAL:SELECT`).
     PathSelection,
+    /// Routings that react to the network's state: minimal adaptive routing
+    /// on local buffer space (Duato), and DRB on acknowledged latency
+    /// between its static and random limits.
+    Adaptive,
 }
 
 /// A parsed routing spec that can be checked against a network and built.
@@ -35,6 +39,20 @@ pub trait RoutingBuild: Send + Sync + Debug {
     /// How the routing wants to hear of deliveries.
     fn acknowledgement(&self) -> Acknowledgement {
         Acknowledgement::None
+    }
+    /// True when the routing offers several candidates and relies on the
+    /// selection taking any free one (Duato's escape channel must be
+    /// reachable whenever the adaptive ones are busy): runs refuse it with
+    /// `selection = fixed`, which waits for the first candidate only.
+    fn needs_free_choice(&self) -> bool {
+        false
+    }
+    /// True when the routing's deadlock freedom assumes a virtual channel
+    /// holds one packet at a time (Duato's theorem): runs refuse it on a
+    /// router that may let a packet follow another's tail into a buffer
+    /// (buffers deeper than one flit without `wait_for_tail_credit`).
+    fn needs_tail_credit(&self) -> bool {
+        false
     }
     /// Build for `net` with `vcs` virtual channels (already checked against
     /// [`RoutingBuild::applies_to`] and [`RoutingBuild::min_vcs`]).
@@ -83,6 +101,8 @@ pub const KINDS: &[RoutingKind] = &[
     super::updown::KIND,
     super::dmodk::KIND,
     super::source_routed::KIND,
+    super::adaptive::KIND,
+    super::drb::KIND,
 ];
 
 /// The routing named `name`, if any.

@@ -87,6 +87,18 @@ impl RoutingSpec {
         self.build.acknowledgement()
     }
 
+    /// True when it relies on the selection taking any free candidate
+    /// ([`RoutingBuild::needs_free_choice`]).
+    pub fn needs_free_choice(&self) -> bool {
+        self.build.needs_free_choice()
+    }
+
+    /// True when it needs a VC to hold one packet at a time
+    /// ([`RoutingBuild::needs_tail_credit`]).
+    pub fn needs_tail_credit(&self) -> bool {
+        self.build.needs_tail_credit()
+    }
+
     /// Fewest virtual channels it needs on `net` for its data packets.
     pub fn min_vcs(&self, net: &Network) -> u8 {
         self.build.min_vcs(net)

@@ -40,7 +40,8 @@ pub struct Step {
 }
 
 /// Walk `routing` from host `src` to host `dst` on an idle network at cycle
-/// `now`, taking the first candidate at every switch: the hops, in order
+/// `now`, taking the first candidate at every switch (its lowest VC): the
+/// hops, in order
 /// (empty when both hosts share a switch).
 pub fn walk(
     net: &Network,
@@ -65,7 +66,7 @@ pub fn walk(
         state: &mut state,
         rng,
     });
-    let (mut at, mut in_port) = (s.switch, s.port);
+    let (mut at, mut in_port, mut in_vc) = (s.switch, s.port, 0u8);
     let mut steps = Vec::new();
     let limit = 4 * net.num_switches() + 4;
     while at != d.switch {
@@ -74,6 +75,7 @@ pub fn walk(
             Hop {
                 at,
                 in_port,
+                in_vc,
                 now,
                 pkt: &pkt,
                 state: &mut state,
@@ -108,6 +110,7 @@ pub fn walk(
         }
         at = switch;
         in_port = port;
+        in_vc = taken.vc_lo;
     }
     Ok(steps)
 }

@@ -51,7 +51,18 @@ pub struct Scenario {
     pub seed: u64,
     pub watchdog_cycles: u64,
     pub window_cycles: u64,
+    /// Gather per-pair statistics and the DRB paper's metrics
+    /// ([`MeasureConfig::pair_stats`]); written only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub pair_stats: bool,
+    /// Reallocate a VC only into an empty buffer
+    /// ([`RouterConfig::wait_for_tail_credit`]); written only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub wait_for_tail_credit: bool,
 }
+
+/// Fields a scenario file may hold that its JSON omits at their default.
+const OPTIONAL_FIELDS: &[&str] = &["pair_stats", "wait_for_tail_credit"];
 
 impl Default for Scenario {
     fn default() -> Self {
@@ -79,6 +90,8 @@ impl Default for Scenario {
             seed: 1,
             watchdog_cycles: m.watchdog_cycles,
             window_cycles: m.window_cycles,
+            pair_stats: false,
+            wait_for_tail_credit: false,
         }
     }
 }
@@ -121,8 +134,11 @@ impl Scenario {
         let defaults = serde_json::to_value(Scenario::default()).unwrap_or_default();
         let known: Vec<String> = defaults
             .as_object()
-            .map(|m| m.keys().cloned().collect())
-            .unwrap_or_default();
+            .map(|m| m.keys().cloned().collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .chain(OPTIONAL_FIELDS.iter().map(|f| f.to_string()))
+            .collect();
         let mut problems = Vec::new();
         let mut merged = defaults.as_object().cloned().unwrap_or_default();
         for (k, v) in map {
@@ -166,6 +182,7 @@ impl Scenario {
             switch_delay: self.switch_delay,
             selection: self.selection,
             port_priority: self.port_priority,
+            wait_for_tail_credit: self.wait_for_tail_credit,
         }
     }
 
@@ -175,6 +192,7 @@ impl Scenario {
             warmup: self.warmup,
             watchdog_cycles: self.watchdog_cycles,
             window_cycles: self.window_cycles,
+            pair_stats: self.pair_stats,
         }
     }
 
@@ -226,6 +244,12 @@ impl Scenario {
         if let Err(e) = Simulation::build_routing(&routing, &network, self.vcs) {
             problems.push(e.to_string());
         }
+        if let Some(p) = free_choice_problem(&routing, self.selection) {
+            problems.push(p);
+        }
+        if let Some(p) = tail_credit_problem(&routing, &self.router_config()) {
+            problems.push(p);
+        }
         let mut rng = stream(self.seed, Stream::Pattern);
         if let Err(e) = Pattern::build(&pattern, &network, &mut rng) {
             problems.push(e.to_string());
@@ -257,6 +281,11 @@ impl Scenario {
         // so the traffic stream proper starts identically for every routing.
         let mut rng = stream(self.seed, Stream::Pattern);
         let pattern = Pattern::build(&pattern, &network, &mut rng).map_err(one)?;
+        if let Some(p) = free_choice_problem(routing, self.selection)
+            .or_else(|| tail_credit_problem(routing, &self.router_config()))
+        {
+            return Err(ScenarioError::one(p));
+        }
         let routing = Simulation::build_routing(routing, &network, self.vcs).map_err(one)?;
         Simulation::new(
             network,
@@ -275,6 +304,28 @@ impl Scenario {
     }
 }
 
+/// A routing that needs the selection to take any free candidate (Duato's
+/// escape channel) with `selection = fixed`: why that cannot run.
+pub fn free_choice_problem(routing: &RoutingSpec, selection: Selection) -> Option<String> {
+    (routing.needs_free_choice() && selection == Selection::Fixed).then(|| {
+        format!(
+            "routing `{routing}` needs selection first-free or adaptive (with fixed a packet waits for its first choice and never reaches the escape channel); got selection fixed"
+        )
+    })
+}
+
+/// A routing that needs a VC to hold one packet at a time (Duato's escape
+/// channels) on a router that may let a packet follow another's tail into
+/// a buffer: why that cannot run.
+pub fn tail_credit_problem(routing: &RoutingSpec, router: &RouterConfig) -> Option<String> {
+    (routing.needs_tail_credit() && router.buffer_flits > 1 && !router.wait_for_tail_credit).then(|| {
+        format!(
+            "routing `{routing}` needs wait_for_tail_credit (--wait-for-tail-credit) or one-flit buffers: with buffer_flits = {} a packet may wait behind another packet's tail in an adaptive VC, outside Duato's theorem, and deadlock",
+            router.buffer_flits
+        )
+    })
+}
+
 fn one(e: impl std::fmt::Display) -> ScenarioError {
     ScenarioError::one(e.to_string())
 }
@@ -290,6 +341,7 @@ fn field_hint(field: &str, e: &serde_json::Error) -> String {
         "vcs" => "a whole number 1..=16",
         "packet_flits" | "buffer_flits" => "a whole number 1..=1024",
         "link_latency" | "switch_delay" => "a whole number 1..=64",
+        "pair_stats" | "wait_for_tail_credit" => "true or false",
         "cycles" | "warmup" | "seed" | "watchdog_cycles" | "window_cycles" => {
             "a non-negative whole number"
         }

@@ -135,6 +135,16 @@ pub struct RouterConfig {
     /// Which input port comes first in VC allocation ([`PortPriority`]).
     #[serde(default)]
     pub port_priority: PortPriority,
+    /// Reallocate a virtual channel only once the previous packet's tail
+    /// credit has come back, i.e. into an empty buffer (BookSim's
+    /// `wait_for_tail_credit`; *conservative* reallocation). Off by default
+    /// (*aggressive*: a new packet may follow the previous one's tail into
+    /// the buffer). Duato's adaptive routing needs it with buffers deeper
+    /// than one flit, where a packet could otherwise wait behind another
+    /// packet's tail in an adaptive VC (with one-flit buffers the two rules
+    /// coincide).
+    #[serde(default)]
+    pub wait_for_tail_credit: bool,
 }
 
 impl Default for RouterConfig {
@@ -148,6 +158,7 @@ impl Default for RouterConfig {
             switch_delay: 1,
             selection: Selection::Fixed,
             port_priority: PortPriority::Rotating,
+            wait_for_tail_credit: false,
         }
     }
 }
@@ -205,6 +216,13 @@ pub struct MeasureConfig {
     pub watchdog_cycles: u64,
     /// Length of the running windows for live curves, in cycles.
     pub window_cycles: u64,
+    /// Also gather per source-destination pair statistics and the DRB
+    /// paper's own metrics ([`crate::sim::PaperMetrics`]): per-pair mean
+    /// latency and its coefficient of variation, out-of-order deliveries,
+    /// latency as waiting time only, throughput as accepted over applied
+    /// load. Off by default (it costs a table lookup per delivered packet).
+    #[serde(default)]
+    pub pair_stats: bool,
 }
 
 impl Default for MeasureConfig {
@@ -213,6 +231,7 @@ impl Default for MeasureConfig {
             warmup: 1000,
             watchdog_cycles: 10_000,
             window_cycles: 100,
+            pair_stats: false,
         }
     }
 }

@@ -130,6 +130,15 @@ impl Endpoints {
         Ok(())
     }
 
+    /// Gather per-pair statistics ([`crate::sim::PairStats`]) from now on.
+    pub(crate) fn enable_pair_stats(&mut self) {
+        let hot: &[u32] = match &self.traffic.pattern {
+            Pattern::HotSpot { hot, .. } => hot,
+            _ => &[],
+        };
+        self.stats.enable_pairs(self.net.num_hosts(), hot);
+    }
+
     /// Start measuring from `now` on.
     pub(crate) fn start_measuring(&mut self, now: u64) {
         self.measuring = true;
@@ -309,7 +318,8 @@ impl Endpoints {
         self.packets.live()
     }
 
-    /// Route packet `id`'s head at switch `at` (arrived on `in_port`):
+    /// Route packet `id`'s head at switch `at` (arrived on `in_port`, VC
+    /// `in_vc`):
     /// counts the switch, and at the destination switch offers the host's
     /// port (every VC); elsewhere asks the packet's routing. The answer is
     /// checked: every candidate must name one of the switch's `ports` and a
@@ -322,6 +332,7 @@ impl Endpoints {
         id: u32,
         at: SwitchId,
         in_port: PortId,
+        in_vc: u8,
         now: u64,
         view: &dyn BufferView,
         ports: usize,
@@ -359,6 +370,7 @@ impl Endpoints {
             Hop {
                 at,
                 in_port,
+                in_vc,
                 now,
                 pkt: &pkt.info,
                 state: &mut pkt.route,
@@ -478,6 +490,11 @@ impl Endpoints {
                 hops: p.switches.saturating_sub(1) as u64,
                 src_switch: p.info.src_switch,
                 dst_switch: p.info.dst_switch,
+                src_host: p.info.src_host,
+                dst_host: p.info.dst_host,
+                queued: p.queued as u64,
+                blocked: p.blocked as u64,
+                flits: p.info.flits as u64,
             },
             self.measuring,
         );

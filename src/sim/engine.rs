@@ -9,7 +9,7 @@ use super::input_queued::InputQueued;
 use super::model::{PortOccupancy, SimError, SwitchModel};
 use super::stats::{Stats, WindowSample};
 use super::summary::Summary;
-use crate::routing::{Routing, RoutingError, RoutingSpec};
+use crate::routing::{Routing, RoutingError, RoutingSpec, Timing};
 use crate::topology::{Network, capacity_per_host};
 use std::sync::Arc;
 
@@ -74,7 +74,12 @@ impl Simulation {
             seed,
         );
         let name = routing.name();
+        let mut routing = routing;
+        routing.set_timing(timing(&router));
         ep.push_routing(routing)?;
+        if measure.pair_stats {
+            ep.enable_pair_stats();
+        }
         if measure.warmup == 0 {
             ep.start_measuring(0);
         }
@@ -206,7 +211,8 @@ impl Simulation {
     /// must use only the data VCs ([`Simulation::data_vcs`]); a routing that
     /// asks for acknowledgement packets reserves their class now if the run
     /// has none yet (an error when the VCs do not suffice).
-    pub fn set_routing(&mut self, routing: Box<dyn Routing>) -> Result<(), String> {
+    pub fn set_routing(&mut self, mut routing: Box<dyn Routing>) -> Result<(), String> {
+        routing.set_timing(timing(&self.router));
         let name = routing.name();
         self.ep.push_routing(routing)?;
         self.swaps.push((self.now, name));
@@ -215,6 +221,11 @@ impl Simulation {
 
     /// Build `spec` for this run and swap it in ([`Simulation::set_routing`]).
     pub fn swap_routing(&mut self, spec: &RoutingSpec) -> Result<(), String> {
+        if let Some(p) = crate::scenario::free_choice_problem(spec, self.router.selection)
+            .or_else(|| crate::scenario::tail_credit_problem(spec, &self.router))
+        {
+            return Err(p);
+        }
         let routing = Self::build_routing(spec, &self.net, self.router.vcs - self.ep.ack_vcs())
             .map_err(|e| e.to_string())?;
         self.set_routing(routing)
@@ -381,6 +392,29 @@ impl Simulation {
         }
         mean_pairs(&sums)
     }
+    /// Per switch, the unweighted mean head queueing delay (cycles) of its
+    /// outgoing switch-to-switch channels since measurement started, an
+    /// idle channel counting 0: the value of one grid point of DRB's
+    /// latency surface (Franco et al. §4, Fig. 9: "the average latency of
+    /// the links of a torus node"; on a k-ary n-cube its 2n links).
+    pub fn node_link_delay(&self) -> Vec<f64> {
+        let delay = self.channel_queueing_delay();
+        let mut sums = vec![(0.0f64, 0u32); self.net.num_switches()];
+        for c in self.net.channels() {
+            if c.kind != crate::topology::ChannelKind::Network {
+                continue;
+            }
+            if let crate::topology::Endpoint::Switch { switch, .. } = c.src {
+                let s = &mut sums[switch as usize];
+                s.0 += delay[c.id as usize];
+                s.1 += 1;
+            }
+        }
+        sums.iter()
+            .map(|&(s, n)| if n > 0 { s / n as f64 } else { 0.0 })
+            .collect()
+    }
+
     /// Mean latency of packets by destination switch (0 where none).
     pub fn latency_by_destination_switch(&self) -> Vec<f64> {
         mean_pairs(self.stats().by_dst_switch())
@@ -403,6 +437,18 @@ impl Simulation {
         let (label, mut values) = self.ep.routings().last()?.channel_values()?;
         values.resize(self.net.num_channels(), 0.0);
         Some((label, values))
+    }
+}
+
+/// The routing's view of the router's timing.
+fn timing(router: &RouterConfig) -> Timing {
+    Timing {
+        link_latency: router.link_latency,
+        switch_delay: router.switch_delay,
+        packet_flits: router.packet_flits,
+        buffer_flits: router.buffer_flits,
+        wait_for_tail_credit: router.wait_for_tail_credit,
+        store_and_forward: router.switching == super::config::Switching::StoreAndForward,
     }
 }
 

@@ -11,6 +11,7 @@
 //! channel (0 when it left in the cycle it arrived).
 
 use super::histogram::Histogram;
+use super::pairs::{PairSample, PairStats};
 use serde::Serialize;
 
 /// One running-window sample for live curves.
@@ -69,6 +70,8 @@ pub struct Stats {
     win_latency_sum: u64,
     win_packets: u64,
     windows: Vec<WindowSample>,
+    /// Per-pair statistics, when the run asks for them.
+    pairs: Option<PairStats>,
 }
 
 /// Most window samples kept (older ones are dropped in halves).
@@ -97,6 +100,15 @@ impl Stats {
             win_latency_sum: 0,
             win_packets: 0,
             windows: Vec::new(),
+            pairs: None,
+        }
+    }
+
+    /// Gather per-pair statistics from now on ([`PairStats`]); `hot` lists
+    /// the hot-spot hosts of the traffic, if any.
+    pub(crate) fn enable_pairs(&mut self, hosts: usize, hot: &[u32]) {
+        if self.pairs.is_none() {
+            self.pairs = Some(PairStats::new(hosts, hot));
         }
     }
 
@@ -115,6 +127,7 @@ impl Stats {
             win_generated_flits: self.win_generated_flits,
             win_latency_sum: self.win_latency_sum,
             win_packets: self.win_packets,
+            pairs: self.pairs.as_ref().map(PairStats::cleared),
             ..Stats::new(channels, switches)
         };
         *self = keep;
@@ -182,6 +195,17 @@ impl Stats {
             let x = &mut self.by_src_switch[d.src_switch as usize];
             x.0 += d.latency;
             x.1 += 1;
+            if let Some(p) = &mut self.pairs {
+                p.record(PairSample {
+                    src_host: d.src_host,
+                    dst_host: d.dst_host,
+                    gen_cycle: d.gen_cycle,
+                    latency: d.latency,
+                    queued: d.queued,
+                    blocked: d.blocked,
+                    flits: d.flits,
+                });
+            }
         }
     }
 
@@ -247,6 +271,10 @@ impl Stats {
     pub fn hops_sum(&self) -> u64 {
         self.hops_sum
     }
+    /// Per-pair statistics, when the run gathers them.
+    pub fn pairs(&self) -> Option<&PairStats> {
+        self.pairs.as_ref()
+    }
     /// Per destination switch: (latency sum, packets).
     pub fn by_dst_switch(&self) -> &[(u64, u64)] {
         &self.by_dst_switch
@@ -296,4 +324,10 @@ pub(crate) struct DeliveredPacket {
     pub hops: u64,
     pub src_switch: u32,
     pub dst_switch: u32,
+    pub src_host: u32,
+    pub dst_host: u32,
+    /// Cycles in the source queue and blocked in the network.
+    pub queued: u64,
+    pub blocked: u64,
+    pub flits: u64,
 }

@@ -36,6 +36,85 @@ pub struct Summary {
     pub cycles: u64,
     /// Cycles measured.
     pub measured_cycles: u64,
+    /// The DRB paper's metrics and per-pair uniformity, when the run
+    /// gathers pair statistics (absent otherwise, so the output of other
+    /// runs is unchanged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paper: Option<PaperMetrics>,
+}
+
+/// The DRB paper's own metrics (Franco, Garcés and Luque §4) and the
+/// uniformity of latency over source-destination pairs, DRB's stated goal
+/// ([`crate::sim::PairStats`] defines each).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PaperMetrics {
+    /// The paper's latency: mean cycles waiting (source queue plus blocked
+    /// in the network), without the transmission time.
+    pub wait_latency: f64,
+    /// Of which blocked in the network.
+    pub blocked_latency: f64,
+    /// The paper's throughput: accepted over applied (generated) load.
+    pub accepted_over_applied: f64,
+    /// Coefficient of variation of the per-pair mean latency.
+    pub pair_latency_cv: f64,
+    /// Pairs with a measured packet.
+    pub pairs: u64,
+    /// Measured packets delivered out of order, in all.
+    pub out_of_order: u64,
+    /// Pairs with at least one out-of-order delivery.
+    pub pairs_out_of_order: u64,
+    /// Most out-of-order deliveries of one pair.
+    pub max_out_of_order_per_pair: u64,
+    /// Hot-spot traffic only: accepted throughput (flits per host per
+    /// cycle) and p99 latency of the packets to hosts that are not hot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub background_accepted: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub background_p99_latency: Option<u64>,
+    /// DRB's latency surface (Fig. 9): the highest and the mean per-switch
+    /// value ([`Simulation::node_link_delay`]).
+    pub surface_peak: f64,
+    pub surface_mean: f64,
+}
+
+impl PaperMetrics {
+    fn of(sim: &Simulation, denom: f64) -> Option<PaperMetrics> {
+        let st = sim.stats();
+        let p = st.pairs()?;
+        let pairs = p.pairs();
+        let surface = sim.node_link_delay();
+        let generated = st.generated_flits();
+        Some(PaperMetrics {
+            wait_latency: p.mean_wait(),
+            blocked_latency: p.mean_blocked(),
+            accepted_over_applied: if generated > 0 {
+                st.delivered_flits() as f64 / generated as f64
+            } else {
+                0.0
+            },
+            pair_latency_cv: p.latency_cv(),
+            pairs: pairs.len() as u64,
+            out_of_order: pairs.iter().map(|(_, _, c)| c.out_of_order as u64).sum(),
+            pairs_out_of_order: pairs.iter().filter(|(_, _, c)| c.out_of_order > 0).count() as u64,
+            max_out_of_order_per_pair: pairs
+                .iter()
+                .map(|(_, _, c)| c.out_of_order as u64)
+                .max()
+                .unwrap_or(0),
+            background_accepted: p
+                .has_hot_spot()
+                .then(|| p.background_flits() as f64 / denom),
+            background_p99_latency: p
+                .has_hot_spot()
+                .then(|| p.background_latency().quantile(0.99)),
+            surface_peak: surface.iter().copied().fold(0.0, f64::max),
+            surface_mean: if surface.is_empty() {
+                0.0
+            } else {
+                surface.iter().sum::<f64>() / surface.len() as f64
+            },
+        })
+    }
 }
 
 impl Summary {
@@ -67,6 +146,7 @@ impl Summary {
             queued_packets: sim.queued_packets(),
             cycles: sim.now(),
             measured_cycles: measured,
+            paper: PaperMetrics::of(sim, denom),
         }
     }
 }

@@ -36,6 +36,7 @@ impl InputQueued {
             switching,
             selection,
             port_priority,
+            wait_for_tail_credit,
             link_latency,
             switch_delay,
             first_ejection,
@@ -77,7 +78,9 @@ impl InputQueued {
         let (switching, selection, port_priority) = (*switching, *selection, *port_priority);
         let (link_latency, switch_delay) = (*link_latency, *switch_delay);
         let (first_ejection, packet_flits) = (*first_ejection, *packet_flits);
-        let need = if switching == Switching::Wormhole {
+        let need = if *wait_for_tail_credit {
+            depth as i32
+        } else if switching == Switching::Wormhole {
             1
         } else {
             packet_flits as i32
@@ -149,7 +152,17 @@ impl InputQueued {
                             out,
                             v,
                         };
-                        ep.route(f.packet, s as u32, p, now, &view, out.len(), vcs, cand)?;
+                        ep.route(
+                            f.packet,
+                            s as u32,
+                            p,
+                            x as u8,
+                            now,
+                            &view,
+                            out.len(),
+                            vcs,
+                            cand,
+                        )?;
                         q.state = ROUTED;
                     }
                     let cand = if fresh { &scratch } else { &cands[i] };

@@ -8,7 +8,8 @@
 //! 2. **VC allocation**: input VCs, visited in round-robin order, each take
 //!    the output VC their [`Selection`] prefers among those that are free
 //!    and have room (wormhole: free; VCT: room for the whole packet; SAF:
-//!    room for the whole packet and the whole packet buffered here).
+//!    room for the whole packet and the whole packet buffered here; with
+//!    `wait_for_tail_credit`, an empty buffer whatever the switching).
 //! 3. **Switch allocation**, separable input-first with round-robin
 //!    arbiters: each input port picks one of its VCs that holds a flit and
 //!    a credit, then each output port grants one requesting input port.
@@ -109,6 +110,8 @@ pub struct InputQueued {
     switching: Switching,
     selection: Selection,
     port_priority: PortPriority,
+    /// Output VCs are allocated only when empty (all credits back).
+    wait_for_tail_credit: bool,
     link_latency: u64,
     switch_delay: u64,
     /// Channels with a switch at their downstream end (network + injection).
@@ -289,6 +292,7 @@ impl InputQueued {
             switching: cfg.switching,
             selection: cfg.selection,
             port_priority: cfg.port_priority,
+            wait_for_tail_credit: cfg.wait_for_tail_credit,
             link_latency: cfg.link_latency as u64,
             switch_delay: cfg.switch_delay as u64,
             num_in,
@@ -414,7 +418,13 @@ impl InputQueued {
             let Some(next) = ep.next_at(h) else {
                 continue;
             };
-            let need = if wormhole { 1 } else { next.flits as i32 };
+            let need = if self.wait_for_tail_credit {
+                self.depth as i32
+            } else if wormhole {
+                1
+            } else {
+                next.flits as i32
+            };
             let c = self.net.injection_channel(h as u32) as usize;
             let vcs = &self.ovc[c * self.v..(c + 1) * self.v];
             let vc = if next.ack {

@@ -1,0 +1,67 @@
+//! Drawing DRB's latency surface (Fig. 9) on a 16x16 torus, every frame:
+//! building the painter shapes, and a whole egui frame (layout, shapes and
+//! tessellation into triangles, what the GPU then draws) with two surfaces
+//! side by side, as in compare mode. The app must animate it: both well
+//! under a 16 ms frame (docs/results.md has the numbers).
+//!
+//!     cargo bench --bench latency_surface
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use routelab::app::latency_surface::{Grid, SurfaceView, surface_shapes, surface_ui};
+use routelab::app::theme::Theme;
+use routelab::topology::Shape;
+use std::hint::black_box;
+
+fn grid16() -> Grid {
+    // A hot spot's relief: a peak and a ridge along its row and column.
+    let values = (0..256)
+        .map(|i| {
+            let (x, y) = ((i % 16) as f64, (i / 16) as f64);
+            let d = ((x - 5.0).powi(2) + (y - 9.0).powi(2)).sqrt();
+            18.0 / (1.0 + d) + if x == 5.0 || y == 9.0 { 3.0 } else { 0.5 }
+        })
+        .collect();
+    Grid::from_values(
+        &Shape::Cube {
+            radix: vec![16, 16],
+            wrap: true,
+        },
+        values,
+    )
+}
+
+fn bench(c: &mut Criterion) {
+    let g = grid16();
+    let rect = egui::Rect::from_min_size(egui::pos2(0.0, 0.0), egui::vec2(600.0, 450.0));
+    let view = SurfaceView::default();
+    c.bench_function("surface_shapes_16x16", |b| {
+        b.iter(|| black_box(surface_shapes(&g, g.peak(), &view, rect, Theme::Dark)))
+    });
+    let ctx = egui::Context::default();
+    let runs = vec![
+        ("A: dor".to_string(), g.clone()),
+        ("B: drb".to_string(), g.clone()),
+    ];
+    let mut view = SurfaceView::default();
+    c.bench_function("surface_frame_two_16x16", |b| {
+        b.iter(|| {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(1400.0, 900.0),
+                )),
+                ..Default::default()
+            };
+            // Turn a little every frame, as while dragging.
+            view.yaw += 0.01;
+            let out = ctx.run_ui(input, |ui| {
+                surface_ui(ui, &mut view, &runs, Theme::Dark);
+            });
+            let prims = ctx.tessellate(out.shapes, out.pixels_per_point);
+            black_box(prims.len())
+        })
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

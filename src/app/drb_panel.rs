@@ -1,0 +1,507 @@
+//! DRB's panel (Franco, Garcés and Luque §2-3): how far the metapaths have
+//! expanded over time (expanded pairs and mean metapath width, so the moment
+//! DRB kicks in is visible as the load rises), and one source-destination
+//! pair picked by clicking two switches: its metapath drawn on the network
+//! with its supernodes outlined, each MSP's share of the traffic (eq. 11),
+//! and the metapath latency L̄ over time against the ThL band.
+
+use super::network_view::{Selected, ViewTransform};
+use super::theme::Theme;
+use crate::routing::drb::{Drb, Metapath};
+use crate::sim::Simulation;
+use crate::topology::{Network, SwitchId};
+use egui::{Align2, Color32, FontId, Stroke, vec2};
+use egui_plot::{HLine, Legend, Line, LineStyle, Plot, PlotPoints};
+
+/// Cycles between two samples of the curves.
+pub const SAMPLE_CYCLES: u64 = 100;
+/// Most samples kept per curve (older ones dropped in halves).
+const MAX_SAMPLES: usize = 4000;
+
+/// The DRB routing of a run, if its current routing is DRB.
+pub fn drb_of(sim: &Simulation) -> Option<&Drb> {
+    sim.endpoints()
+        .routings()
+        .last()?
+        .as_any()?
+        .downcast_ref::<Drb>()
+}
+
+/// One sample of a run's expansion.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExpansionSample {
+    pub cycle: u64,
+    pub expanded: u64,
+    pub mean_width: f64,
+}
+
+/// One sample of the picked pair's metapath.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairSample {
+    pub cycle: u64,
+    /// L̄ = w·Latency(P*).
+    pub latency: f64,
+    pub width: usize,
+}
+
+/// The panel's state (no drawing): the picked pair and the sampled curves.
+#[derive(Clone, Debug, Default)]
+pub struct DrbPanel {
+    /// The user hid the panel (it shows whenever a run is routed by DRB).
+    pub hidden: bool,
+    /// The picked pair (source, destination switches).
+    pub source: Option<SwitchId>,
+    pub destination: Option<SwitchId>,
+    /// Clicking a switch on the network picks the next end of the pair.
+    pub picking: bool,
+    /// Which run the pair is read from (0 = A, 1 = B).
+    pub run: usize,
+    /// Per run: its expansion curve.
+    pub expansion: Vec<Vec<ExpansionSample>>,
+    /// The picked pair's metapath latency over time (run `run`).
+    pub pair: Vec<PairSample>,
+    last_sample: Option<u64>,
+    last_selected: Option<Selected>,
+}
+
+impl DrbPanel {
+    /// Any run of `sims` routed by DRB?
+    pub fn applies(sims: &[&Simulation]) -> bool {
+        sims.iter().any(|s| drb_of(s).is_some())
+    }
+
+    /// Take a click on the network: in picking mode a switch becomes the
+    /// source, then the destination.
+    pub fn take_selection(&mut self, selected: Option<Selected>) {
+        if selected == self.last_selected {
+            return;
+        }
+        self.last_selected = selected;
+        let (true, Some(Selected::Switch(s))) = (self.picking, selected) else {
+            return;
+        };
+        if self.source.is_none() || self.destination.is_some() {
+            self.source = Some(s);
+            self.destination = None;
+        } else if Some(s) != self.source {
+            self.destination = Some(s);
+            self.picking = false;
+        }
+        self.pair.clear();
+    }
+
+    /// The picked pair, when both ends are.
+    pub fn pair(&self) -> Option<(SwitchId, SwitchId)> {
+        Some((self.source?, self.destination?))
+    }
+
+    /// Sample the runs every [`SAMPLE_CYCLES`] (a reset starts over).
+    pub fn sample(&mut self, sims: &[&Simulation]) {
+        let Some(now) = sims.first().map(|s| s.now()) else {
+            return;
+        };
+        if self.last_sample.is_some_and(|t| now < t) {
+            self.expansion.clear();
+            self.pair.clear();
+            self.last_sample = None;
+        }
+        if self.last_sample.is_some_and(|t| now < t + SAMPLE_CYCLES) {
+            return;
+        }
+        self.last_sample = Some(now);
+        self.expansion.resize(sims.len(), Vec::new());
+        for (i, sim) in sims.iter().enumerate() {
+            if let Some(d) = drb_of(sim) {
+                let c = d.counters();
+                push_capped(
+                    &mut self.expansion[i],
+                    ExpansionSample {
+                        cycle: now,
+                        expanded: c.expanded,
+                        mean_width: c.mean_width(),
+                    },
+                );
+            }
+        }
+        if let (Some((a, b)), Some(sim)) = (self.pair(), sims.get(self.run))
+            && let Some(m) = drb_of(sim).and_then(|d| d.metapath(a, b))
+        {
+            push_capped(
+                &mut self.pair,
+                PairSample {
+                    cycle: now,
+                    latency: m.mean_latency(),
+                    width: m.width(),
+                },
+            );
+        }
+    }
+}
+
+fn push_capped<T>(v: &mut Vec<T>, x: T) {
+    if v.len() >= MAX_SAMPLES {
+        v.drain(..MAX_SAMPLES / 2);
+    }
+    v.push(x);
+}
+
+/// Each MSP's share of the pair's messages: the selection probabilities of
+/// eq. 11 (bandwidth over the metapath's bandwidth).
+pub fn shares(m: &Metapath) -> Vec<f64> {
+    let total = m.bandwidth();
+    m.msps
+        .iter()
+        .map(|p| {
+            if total > 0.0 {
+                p.bandwidth() / total
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
+/// The panel: expansion curves, the pair picker, the MSP table and the
+/// metapath latency against the ThL band.
+pub fn drb_panel_ui(
+    ui: &mut egui::Ui,
+    panel: &mut DrbPanel,
+    runs: &[(String, &Simulation)],
+    theme: Theme,
+) {
+    ui.label(egui::RichText::new("Expansion").strong());
+    for (i, (label, sim)) in runs.iter().enumerate() {
+        if let Some(d) = drb_of(sim) {
+            let c = d.counters();
+            ui.label(format!(
+                "{label}: {} of {} pairs expanded · mean width {:.2} · {:.1}% on the original path",
+                c.expanded,
+                c.pairs,
+                c.mean_width(),
+                100.0 * c.canonical_share()
+            ))
+            .on_hover_text(format!(
+                "Pairs with a metapath wider than one MSP, out of the pairs heard so far; {} width changes, {} acknowledgements",
+                c.changes, c.acks
+            ));
+            let _ = i;
+        }
+    }
+    let h = 110.0;
+    for (title, id, f) in [
+        (
+            "Expanded pairs",
+            "drb_expanded",
+            (|s: &ExpansionSample| s.expanded as f64) as fn(&ExpansionSample) -> f64,
+        ),
+        ("Mean metapath width", "drb_width", |s: &ExpansionSample| {
+            s.mean_width
+        }),
+    ] {
+        ui.label(egui::RichText::new(title).small());
+        Plot::new(id)
+            .height(h)
+            .legend(Legend::default())
+            .include_y(0.0)
+            .allow_scroll(false)
+            .x_axis_label("cycle")
+            .show(ui, |plot| {
+                for (i, series) in panel.expansion.iter().enumerate() {
+                    if series.is_empty() {
+                        continue;
+                    }
+                    let name = runs.get(i).map(|r| r.0.clone()).unwrap_or_default();
+                    let pts: PlotPoints = series.iter().map(|s| [s.cycle as f64, f(s)]).collect();
+                    plot.line(Line::new(name, pts).color(theme.series(i)).width(1.5));
+                }
+            });
+    }
+    ui.separator();
+    ui.label(egui::RichText::new("One pair's metapath").strong());
+    let drb_runs: Vec<usize> = runs
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, s))| drb_of(s).is_some())
+        .map(|(i, _)| i)
+        .collect();
+    if !drb_runs.contains(&panel.run) {
+        panel.run = drb_runs.first().copied().unwrap_or(0);
+    }
+    if drb_runs.len() > 1 {
+        ui.horizontal(|ui| {
+            ui.label("Run");
+            for &i in &drb_runs {
+                ui.selectable_value(&mut panel.run, i, if i == 0 { "A" } else { "B" });
+            }
+        });
+    }
+    let n = runs
+        .first()
+        .map(|(_, s)| s.network().num_switches())
+        .unwrap_or(1) as SwitchId;
+    ui.horizontal(|ui| {
+        let mut a = panel.source.unwrap_or(0);
+        let mut b = panel.destination.unwrap_or(n.saturating_sub(1));
+        let la = ui.label("From");
+        let ra = ui
+            .add(egui::DragValue::new(&mut a).range(0..=n.saturating_sub(1)))
+            .labelled_by(la.id);
+        let lb = ui.label("to");
+        let rb = ui
+            .add(egui::DragValue::new(&mut b).range(0..=n.saturating_sub(1)))
+            .labelled_by(lb.id);
+        if ra.changed() || rb.changed() {
+            panel.source = Some(a);
+            panel.destination = Some(b);
+            panel.pair.clear();
+        }
+        if ui
+            .selectable_label(panel.picking, "Pick on the network")
+            .on_hover_text("Then click the source switch and the destination switch")
+            .clicked()
+        {
+            panel.picking = !panel.picking;
+            if panel.picking {
+                panel.source = None;
+                panel.destination = None;
+            }
+        }
+    });
+    if panel.picking {
+        ui.label(if panel.source.is_none() {
+            "Click the source switch"
+        } else {
+            "Click the destination switch"
+        });
+    }
+    let Some((a, b)) = panel.pair() else {
+        return;
+    };
+    let Some(sim) = runs.get(panel.run).map(|r| r.1) else {
+        return;
+    };
+    let Some(d) = drb_of(sim) else {
+        ui.label("This run's routing is not DRB.");
+        return;
+    };
+    let Some(m) = d.metapath(a, b) else {
+        ui.label(format!(
+            "Pair {a} to {b}: no acknowledgement heard yet, so its metapath is the original path alone."
+        ));
+        return;
+    };
+    let p = d.params();
+    ui.label(format!(
+        "Pair {a} to {b}: width {} (supernodes of size {}), L_c {:.1}, ThL {:.1} (tau {}, Tol {})",
+        m.width(),
+        m.size,
+        m.canonical,
+        m.threshold(p),
+        p.tau,
+        p.tolerance
+    ));
+    egui::Grid::new("drb_msps").striped(true).show(ui, |ui| {
+        ui.strong("MSP");
+        ui.strong("X");
+        ui.strong("Y");
+        ui.strong("length");
+        ui.strong("latency");
+        ui.strong("share");
+        ui.strong("sent");
+        ui.end_row();
+        for (k, (msp, share)) in m.msps.iter().zip(shares(m)).enumerate() {
+            ui.colored_label(msp_colour(k, theme), format!("{k}"));
+            ui.label(msp.x.to_string());
+            ui.label(msp.y.to_string());
+            ui.label(msp.length.to_string());
+            ui.label(format!("{:.1}", msp.latency));
+            ui.label(format!("{:.0}%", 100.0 * share));
+            ui.label(msp.sent.to_string());
+            ui.end_row();
+        }
+    });
+    let thl = m.threshold(p);
+    Plot::new("drb_pair_latency")
+        .height(140.0)
+        .legend(Legend::default())
+        .include_y(0.0)
+        .include_y(thl * (1.0 + p.tolerance) * 1.1)
+        .allow_scroll(false)
+        .x_axis_label("cycle")
+        .show(ui, |plot| {
+            let pts: PlotPoints = panel
+                .pair
+                .iter()
+                .map(|s| [s.cycle as f64, s.latency])
+                .collect();
+            plot.line(
+                Line::new("mean MSP latency w·Latency(P*)", pts)
+                    .color(theme.series(panel.run))
+                    .width(1.5),
+            );
+            let widths: PlotPoints = panel
+                .pair
+                .iter()
+                .map(|s| [s.cycle as f64, s.width as f64 * m.canonical])
+                .collect();
+            plot.line(
+                Line::new("width x L_c", widths)
+                    .color(theme.series(panel.run).gamma_multiply(0.5))
+                    .style(LineStyle::dashed_dense()),
+            );
+            let band = theme.heat(0.75);
+            plot.hline(HLine::new("ThL", thl).color(band));
+            plot.hline(
+                HLine::new("ThL·(1 + Tol)", thl * (1.0 + p.tolerance))
+                    .color(band.gamma_multiply(0.6))
+                    .style(LineStyle::dotted_dense()),
+            );
+            plot.hline(
+                HLine::new("ThL·(1 - Tol)", thl * (1.0 - p.tolerance))
+                    .color(band.gamma_multiply(0.6))
+                    .style(LineStyle::dotted_dense()),
+            );
+        });
+}
+
+/// The colour of MSP `k` on the network and in the table.
+pub fn msp_colour(k: usize, theme: Theme) -> Color32 {
+    const DARK: [Color32; 6] = [
+        Color32::from_rgb(255, 255, 255),
+        Color32::from_rgb(90, 200, 255),
+        Color32::from_rgb(255, 120, 220),
+        Color32::from_rgb(140, 255, 120),
+        Color32::from_rgb(255, 200, 80),
+        Color32::from_rgb(180, 150, 255),
+    ];
+    const LIGHT: [Color32; 6] = [
+        Color32::from_rgb(20, 20, 20),
+        Color32::from_rgb(0, 100, 200),
+        Color32::from_rgb(190, 0, 140),
+        Color32::from_rgb(20, 140, 20),
+        Color32::from_rgb(190, 110, 0),
+        Color32::from_rgb(100, 60, 200),
+    ];
+    if theme.is_dark() {
+        DARK[k % 6]
+    } else {
+        LIGHT[k % 6]
+    }
+}
+
+/// Draw the pair's metapath over the network view of `sim` (in `rect`, the
+/// view's rectangle): the supernodes outlined, each MSP's route as a line
+/// as thick as its share, X and Y marked.
+pub fn overlay(
+    painter: &egui::Painter,
+    net: &Network,
+    rect: egui::Rect,
+    drb: &Drb,
+    (a, b): (SwitchId, SwitchId),
+    theme: Theme,
+) {
+    let Some(xf) = ViewTransform::new(net, rect) else {
+        return;
+    };
+    let (sa, sb) = drb.supernodes(a, b);
+    let ring = xf.radius + 4.0;
+    for (members, centre) in [(&sa, a), (&sb, b)] {
+        for &s in members.iter() {
+            painter.circle_stroke(
+                xf.switch(net, s),
+                ring,
+                Stroke::new(1.5, theme.selection().gamma_multiply(0.8)),
+            );
+        }
+        painter.circle_stroke(
+            xf.switch(net, centre),
+            ring + 3.0,
+            Stroke::new(2.5, theme.selection()),
+        );
+    }
+    let msps: Vec<(SwitchId, SwitchId, f64)> = match drb.metapath(a, b) {
+        Some(m) => m
+            .msps
+            .iter()
+            .zip(shares(m))
+            .map(|(p, s)| (p.x, p.y, s))
+            .collect(),
+        None => vec![(a, b, 1.0)],
+    };
+    for (k, &(x, y, share)) in msps.iter().enumerate() {
+        let colour = msp_colour(k, theme);
+        let width = 1.5 + 5.0 * share as f32;
+        // Offset each MSP a little so overlapping routes stay visible.
+        let shift = vec2(1.0, 1.0) * (k as f32 - msps.len() as f32 / 2.0) * 2.0;
+        for (s, p) in drb.steps().route_hops(a, x, y, b) {
+            let Some(t) = drb.steps().neighbour(s, p) else {
+                continue;
+            };
+            let (ps, pt) = (xf.switch(net, s) + shift, xf.switch(net, t) + shift);
+            if (pt - ps).length() > 1.5 * xf.spacing_px {
+                // A wrap link: a short stub out of each end.
+                let dir = (ps - pt).normalized() * xf.spacing_px * 0.5;
+                painter.line_segment([ps, ps + dir], Stroke::new(width, colour));
+                painter.line_segment([pt - dir, pt], Stroke::new(width, colour));
+            } else {
+                painter.line_segment([ps, pt], Stroke::new(width, colour));
+            }
+        }
+        for (w, label) in [(x, "X"), (y, "Y")] {
+            if w != a && w != b {
+                painter.text(
+                    xf.switch(net, w) + vec2(0.0, -ring - 2.0),
+                    Align2::CENTER_BOTTOM,
+                    format!("{label}{k}"),
+                    FontId::proportional(11.0),
+                    colour,
+                );
+            }
+        }
+    }
+    for (s, label) in [(a, "A"), (b, "B")] {
+        painter.text(
+            xf.switch(net, s) + vec2(0.0, ring + 3.0),
+            Align2::CENTER_TOP,
+            label,
+            FontId::proportional(13.0),
+            theme.selection(),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    #[test]
+    fn clicks_pick_a_pair_and_samples_follow_the_run() {
+        let s = Scenario {
+            topology: "torus:4x4".into(),
+            routing: "drb".into(),
+            vcs: 8,
+            load: 0.4,
+            warmup: 0,
+            ..Scenario::default()
+        };
+        let mut sim = s.build().unwrap();
+        let mut p = DrbPanel {
+            picking: true,
+            ..DrbPanel::default()
+        };
+        p.take_selection(Some(Selected::Switch(1)));
+        p.take_selection(Some(Selected::Switch(14)));
+        assert_eq!(p.pair(), Some((1, 14)));
+        assert!(!p.picking);
+        for _ in 0..20 {
+            sim.run_for(SAMPLE_CYCLES).unwrap();
+            p.sample(&[&sim]);
+        }
+        assert_eq!(p.expansion[0].len(), 20);
+        assert!(!p.pair.is_empty());
+        let m = drb_of(&sim).unwrap().metapath(1, 14).unwrap();
+        let total: f64 = shares(m).iter().sum();
+        assert!((total - 1.0).abs() < 1e-9);
+    }
+}

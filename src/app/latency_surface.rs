@@ -1,0 +1,549 @@
+//! DRB's latency surface (Franco, Garcés and Luque §4, Fig. 9): over the grid
+//! of a 2-D torus (or mesh), each node's value — the unweighted mean
+//! queueing delay of its outgoing switch-to-switch links, an idle link
+//! counting 0 ([`Simulation::node_link_delay`]) — drawn as a 3-D surface
+//! with contour lines projected on its floor and a colour legend; one
+//! surface per run (static routing and DRB side by side when comparing), on
+//! one scale, updating as the simulation runs. egui has no 3-D plot: the
+//! projected mesh is built here as painter shapes (quads sorted back to
+//! front, a wireframe, marching-squares contours). Dragging rotates the
+//! view, dragging with the secondary button (or scrolling) zooms. Other
+//! topologies get a flat per-node heatmap in the same place.
+
+use super::theme::Theme;
+use crate::sim::Simulation;
+use crate::topology::Shape;
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Shape as EShape, Stroke, pos2, vec2};
+
+/// The camera: rotation about the vertical axis, elevation above the
+/// floor, and zoom. Runtime state of the view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SurfaceView {
+    /// Radians about the vertical axis.
+    pub yaw: f32,
+    /// Radians above the floor: 0 looks from the side, π/2 from the top.
+    pub pitch: f32,
+    pub zoom: f32,
+}
+
+impl Default for SurfaceView {
+    fn default() -> Self {
+        SurfaceView {
+            yaw: -0.7,
+            pitch: 0.6,
+            zoom: 1.0,
+        }
+    }
+}
+
+impl SurfaceView {
+    /// Radians per dragged point.
+    const TURN: f32 = 0.008;
+    /// Rotate by a drag of `delta` points.
+    pub fn rotate(&mut self, delta: egui::Vec2) {
+        self.yaw = (self.yaw + delta.x * Self::TURN).rem_euclid(std::f32::consts::TAU);
+        self.pitch = (self.pitch + delta.y * Self::TURN).clamp(0.05, 1.55);
+    }
+    /// Zoom by a factor (clamped to 0.3..=4).
+    pub fn zoom_by(&mut self, factor: f32) {
+        self.zoom = (self.zoom * factor).clamp(0.3, 4.0);
+    }
+    /// Yaw and pitch in whole degrees, for the view's caption.
+    pub fn angles_deg(&self) -> (i32, i32) {
+        (
+            self.yaw.to_degrees().round() as i32,
+            self.pitch.to_degrees().round() as i32,
+        )
+    }
+}
+
+/// Per-node values on a grid, row-major (`values[y · cols + x]`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grid {
+    pub cols: usize,
+    pub rows: usize,
+    pub values: Vec<f64>,
+    /// True when the grid is the topology's own 2-D layout (a torus or a
+    /// mesh): drawn as a surface; otherwise nodes by id, drawn flat.
+    pub surface: bool,
+}
+
+impl Grid {
+    /// The node values of `sim` laid out on its 2-D torus or mesh grid, or
+    /// by id on a near-square grid for every other topology.
+    pub fn of(sim: &Simulation) -> Grid {
+        Grid::from_values(sim.network().shape(), sim.node_link_delay())
+    }
+
+    /// `values` (one per switch) on the shape's grid.
+    pub fn from_values(shape: &Shape, values: Vec<f64>) -> Grid {
+        if let Shape::Cube { radix, .. } = shape
+            && radix.len() == 2
+        {
+            // Switch id = x + k0·y: already row-major.
+            return Grid {
+                cols: radix[0] as usize,
+                rows: radix[1] as usize,
+                values,
+                surface: true,
+            };
+        }
+        let n = values.len().max(1);
+        let cols = (n as f64).sqrt().ceil() as usize;
+        Grid {
+            cols,
+            rows: n.div_ceil(cols),
+            values,
+            surface: false,
+        }
+    }
+
+    fn at(&self, x: usize, y: usize) -> f64 {
+        self.values.get(y * self.cols + x).copied().unwrap_or(0.0)
+    }
+
+    /// Highest value.
+    pub fn peak(&self) -> f64 {
+        self.values.iter().copied().fold(0.0, f64::max)
+    }
+
+    /// Mean value.
+    pub fn mean(&self) -> f64 {
+        if self.values.is_empty() {
+            0.0
+        } else {
+            self.values.iter().sum::<f64>() / self.values.len() as f64
+        }
+    }
+}
+
+/// Contour levels drawn on the floor.
+pub const CONTOURS: usize = 6;
+
+/// Height of the scale's top value, as a fraction of the grid's half width.
+const HEIGHT: f32 = 0.9;
+
+/// A projected point: screen position and depth (larger is nearer).
+#[derive(Clone, Copy)]
+struct Projected {
+    pos: Pos2,
+    depth: f32,
+}
+
+struct Camera {
+    center: Pos2,
+    scale: f32,
+    cos_yaw: f32,
+    sin_yaw: f32,
+    cos_pitch: f32,
+    sin_pitch: f32,
+}
+
+impl Camera {
+    fn new(view: &SurfaceView, rect: Rect) -> Camera {
+        Camera {
+            center: rect.center() + vec2(0.0, rect.height() * 0.08),
+            scale: rect.width().min(rect.height() * 1.25) * 0.34 * view.zoom,
+            cos_yaw: view.yaw.cos(),
+            sin_yaw: view.yaw.sin(),
+            cos_pitch: view.pitch.cos(),
+            sin_pitch: view.pitch.sin(),
+        }
+    }
+    /// World (u, v in -1..=1 over the grid, w up) to screen.
+    fn project(&self, u: f32, v: f32, w: f32) -> Projected {
+        let ur = u * self.cos_yaw - v * self.sin_yaw;
+        let vr = u * self.sin_yaw + v * self.cos_yaw;
+        let up = vr * self.sin_pitch + w * self.cos_pitch;
+        Projected {
+            pos: self.center + vec2(ur, -up) * self.scale,
+            depth: -vr * self.cos_pitch + w * self.sin_pitch,
+        }
+    }
+}
+
+fn grid_uv(grid: &Grid, x: f32, y: f32) -> (f32, f32) {
+    let u = if grid.cols > 1 {
+        x / (grid.cols - 1) as f32 * 2.0 - 1.0
+    } else {
+        0.0
+    };
+    let v = if grid.rows > 1 {
+        y / (grid.rows - 1) as f32 * 2.0 - 1.0
+    } else {
+        0.0
+    };
+    (u, v)
+}
+
+fn shade(c: Color32, f: f32) -> Color32 {
+    let f = f.clamp(0.0, 1.2);
+    let m = |x: u8| ((x as f32) * f).min(255.0) as u8;
+    Color32::from_rgb(m(c.r()), m(c.g()), m(c.b()))
+}
+
+/// The shapes of one surface in `rect`: the floor frame, contour lines on
+/// the floor, the surface's quads from back to front and its wireframe.
+/// Values are scaled by `top` (the shared scale's highest value). Cheap
+/// enough to rebuild every frame (a 16x16 grid: 225 quads;
+/// `benches/latency_surface.rs`).
+pub fn surface_shapes(
+    grid: &Grid,
+    top: f64,
+    view: &SurfaceView,
+    rect: Rect,
+    theme: Theme,
+) -> Vec<EShape> {
+    let mut shapes = Vec::new();
+    if grid.cols < 2 || grid.rows < 2 {
+        return shapes;
+    }
+    let cam = Camera::new(view, rect);
+    let top = if top > 0.0 { top } else { 1.0 };
+    let height = |v: f64| (v / top) as f32 * HEIGHT;
+    let line = if theme.is_dark() {
+        Color32::from_gray(150)
+    } else {
+        Color32::from_gray(90)
+    };
+    // Floor frame.
+    let corners = [
+        (-1.0, -1.0),
+        (1.0, -1.0),
+        (1.0, 1.0),
+        (-1.0, 1.0),
+        (-1.0, -1.0),
+    ];
+    let frame: Vec<Pos2> = corners
+        .iter()
+        .map(|&(u, v)| cam.project(u, v, 0.0).pos)
+        .collect();
+    shapes.push(EShape::line(
+        frame,
+        Stroke::new(1.0, line.gamma_multiply(0.6)),
+    ));
+    // Contours on the floor (marching squares).
+    for k in 1..=CONTOURS {
+        let level = top * k as f64 / (CONTOURS + 1) as f64;
+        let color = theme.heat(k as f32 / (CONTOURS + 1) as f32);
+        for seg in contour_segments(grid, level) {
+            let a = grid_uv(grid, seg[0].0, seg[0].1);
+            let b = grid_uv(grid, seg[1].0, seg[1].1);
+            shapes.push(EShape::line_segment(
+                [
+                    cam.project(a.0, a.1, 0.0).pos,
+                    cam.project(b.0, b.1, 0.0).pos,
+                ],
+                Stroke::new(1.2, color),
+            ));
+        }
+    }
+    // Project every grid point once.
+    let pts: Vec<Projected> = (0..grid.rows)
+        .flat_map(|y| (0..grid.cols).map(move |x| (x, y)))
+        .map(|(x, y)| {
+            let (u, v) = grid_uv(grid, x as f32, y as f32);
+            cam.project(u, v, height(grid.at(x, y)))
+        })
+        .collect();
+    let p = |x: usize, y: usize| pts[y * grid.cols + x];
+    // Quads, farthest first.
+    let mut quads: Vec<(f32, usize, usize)> = Vec::with_capacity((grid.cols - 1) * (grid.rows - 1));
+    for y in 0..grid.rows - 1 {
+        for x in 0..grid.cols - 1 {
+            let d = p(x, y).depth + p(x + 1, y).depth + p(x, y + 1).depth + p(x + 1, y + 1).depth;
+            quads.push((d, x, y));
+        }
+    }
+    quads.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Each quad, then its outline, back to front: nearer quads hide the
+    // farther ones and their lines (the painter's algorithm; no depth
+    // buffer needed).
+    let outline = Stroke::new(0.6, line.gamma_multiply(0.55));
+    for &(_, x, y) in &quads {
+        let corners = [p(x, y), p(x + 1, y), p(x + 1, y + 1), p(x, y + 1)];
+        let (a, b, c, d) = (
+            grid.at(x, y),
+            grid.at(x + 1, y),
+            grid.at(x + 1, y + 1),
+            grid.at(x, y + 1),
+        );
+        // Steeper quads darker, so the relief reads without lighting.
+        let slope = (((b - a + c - d).abs() + (d - a + c - b).abs()) / top) as f32;
+        let color = shade(
+            theme.heat(((a + b + c + d) / 4.0 / top) as f32),
+            1.0 - 0.35 * slope.min(1.0),
+        );
+        let mut mesh = egui::Mesh::default();
+        for q in corners {
+            mesh.colored_vertex(q.pos, color);
+        }
+        mesh.add_triangle(0, 1, 2);
+        mesh.add_triangle(0, 2, 3);
+        shapes.push(EShape::mesh(mesh));
+        shapes.push(EShape::line(
+            vec![
+                corners[0].pos,
+                corners[1].pos,
+                corners[2].pos,
+                corners[3].pos,
+                corners[0].pos,
+            ],
+            outline,
+        ));
+    }
+    shapes
+}
+
+/// The segments (in grid coordinates) where the piecewise-linear grid
+/// function crosses `level`: marching squares, saddles split by the cell's
+/// mean.
+pub fn contour_segments(grid: &Grid, level: f64) -> Vec<[(f32, f32); 2]> {
+    let mut out = Vec::new();
+    if grid.cols < 2 || grid.rows < 2 {
+        return out;
+    }
+    for y in 0..grid.rows - 1 {
+        for x in 0..grid.cols - 1 {
+            // Corners counter-clockwise: (x,y) (x+1,y) (x+1,y+1) (x,y+1).
+            let c = [
+                (x as f32, y as f32, grid.at(x, y)),
+                (x as f32 + 1.0, y as f32, grid.at(x + 1, y)),
+                (x as f32 + 1.0, y as f32 + 1.0, grid.at(x + 1, y + 1)),
+                (x as f32, y as f32 + 1.0, grid.at(x, y + 1)),
+            ];
+            let mut crossings = Vec::with_capacity(4);
+            for e in 0..4 {
+                let (a, b) = (c[e], c[(e + 1) % 4]);
+                if (a.2 >= level) != (b.2 >= level) {
+                    let t = ((level - a.2) / (b.2 - a.2)) as f32;
+                    crossings.push((a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t));
+                }
+            }
+            match crossings.len() {
+                2 => out.push([crossings[0], crossings[1]]),
+                4 => {
+                    // Saddle: pair the crossings so the segments separate
+                    // the high corners when the centre is low, and the low
+                    // corners when it is high.
+                    let centre = (c[0].2 + c[1].2 + c[2].2 + c[3].2) / 4.0;
+                    if (centre >= level) == (c[0].2 >= level) {
+                        out.push([crossings[0], crossings[1]]);
+                        out.push([crossings[2], crossings[3]]);
+                    } else {
+                        out.push([crossings[3], crossings[0]]);
+                        out.push([crossings[1], crossings[2]]);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// The shapes of a flat per-node heatmap (other topologies): one cell per
+/// node, by id, on the grid's near-square layout.
+pub fn heatmap_shapes(grid: &Grid, top: f64, rect: Rect, theme: Theme) -> Vec<EShape> {
+    let mut shapes = Vec::new();
+    let top = if top > 0.0 { top } else { 1.0 };
+    let cell = (rect.width() / grid.cols.max(1) as f32)
+        .min(rect.height() / grid.rows.max(1) as f32)
+        .max(1.0);
+    let origin = rect.center() - vec2(cell * grid.cols as f32, cell * grid.rows as f32) / 2.0;
+    for (i, &v) in grid.values.iter().enumerate() {
+        let (x, y) = (i % grid.cols, i / grid.cols);
+        let r = Rect::from_min_size(origin + vec2(x as f32, y as f32) * cell, vec2(cell, cell))
+            .shrink(cell * 0.06);
+        shapes.push(EShape::rect_filled(r, 1.0, theme.heat((v / top) as f32)));
+    }
+    shapes
+}
+
+/// One surface (or heatmap) per run, side by side in the available space,
+/// on one scale, with a caption each and a shared colour legend. Returns
+/// the drawing's response (labelled "Latency surface drawing" for accessibility).
+pub fn surface_ui(
+    ui: &mut egui::Ui,
+    view: &mut SurfaceView,
+    runs: &[(String, Grid)],
+    theme: Theme,
+) -> egui::Response {
+    let legend_h = 40.0;
+    let top = runs
+        .iter()
+        .map(|(_, g)| g.peak())
+        .fold(0.0, f64::max)
+        .max(1e-9);
+    let (yaw, pitch) = view.angles_deg();
+    ui.horizontal_wrapped(|ui| {
+        ui.label(format!(
+            "Legend: colour and height = mean queueing delay of a node's outgoing links, 0 to {top:.2} cycles, one scale for every run; {CONTOURS} contour levels every {:.2} on the floor",
+            top / (CONTOURS + 1) as f64
+        ));
+        ui.label(format!("View: yaw {yaw}°, pitch {pitch}°, zoom {:.1}", view.zoom))
+            .on_hover_text("Drag to turn; right-drag or scroll to zoom");
+        if ui.small_button("Reset view").clicked() {
+            *view = SurfaceView::default();
+        }
+    });
+    let size = ui.available_size().max(vec2(160.0, 160.0));
+    let (response, painter) = ui.allocate_painter(size, Sense::click_and_drag());
+    response.widget_info(|| {
+        egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Latency surface drawing")
+    });
+    let rect = response.rect;
+    if response.dragged_by(egui::PointerButton::Primary) {
+        view.rotate(response.drag_delta());
+    }
+    if response.dragged_by(egui::PointerButton::Secondary) {
+        view.zoom_by((1.0 - response.drag_delta().y * 0.01).clamp(0.5, 2.0));
+    }
+    if response.hovered() {
+        let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+        if scroll != 0.0 {
+            view.zoom_by((1.0 + scroll * 0.002).clamp(0.5, 2.0));
+        }
+    }
+    let text = ui.visuals().text_color();
+    let strong = ui.visuals().strong_text_color();
+    let n = runs.len().max(1);
+    let body = Rect::from_min_max(rect.min, pos2(rect.max.x, rect.max.y - legend_h));
+    let w = body.width() / n as f32;
+    for (i, (label, grid)) in runs.iter().enumerate() {
+        let cell = Rect::from_min_size(
+            pos2(body.min.x + w * i as f32, body.min.y),
+            vec2(w, body.height()),
+        )
+        .shrink(6.0);
+        let plot = Rect::from_min_max(cell.min + vec2(0.0, 36.0), cell.max);
+        let clip = painter.with_clip_rect(cell);
+        if grid.surface {
+            clip.extend(surface_shapes(grid, top, view, plot, theme));
+        } else {
+            clip.extend(heatmap_shapes(grid, top, plot, theme));
+        }
+        painter.text(
+            cell.min,
+            Align2::LEFT_TOP,
+            label,
+            FontId::proportional(13.0),
+            strong,
+        );
+        painter.text(
+            cell.min + vec2(0.0, 17.0),
+            Align2::LEFT_TOP,
+            format!("peak {:.2}  mean {:.2} cycles", grid.peak(), grid.mean()),
+            FontId::monospace(11.0),
+            text,
+        );
+    }
+    // The legend: the heat scale with its contour levels.
+    let bar = Rect::from_min_size(
+        pos2(rect.min.x + 12.0, rect.max.y - legend_h + 16.0),
+        vec2((rect.width() - 24.0).min(320.0), 10.0),
+    );
+    let steps = 48;
+    for i in 0..steps {
+        let x0 = bar.min.x + bar.width() * i as f32 / steps as f32;
+        let x1 = bar.min.x + bar.width() * (i + 1) as f32 / steps as f32 + 0.5;
+        painter.rect_filled(
+            Rect::from_min_max(pos2(x0, bar.min.y), pos2(x1, bar.max.y)),
+            0.0,
+            theme.heat(i as f32 / (steps - 1) as f32),
+        );
+    }
+    for k in 1..=CONTOURS {
+        let x = bar.min.x + bar.width() * k as f32 / (CONTOURS + 1) as f32;
+        painter.line_segment(
+            [pos2(x, bar.min.y - 2.0), pos2(x, bar.max.y + 2.0)],
+            Stroke::new(1.0, text),
+        );
+    }
+    painter.text(
+        pos2(bar.min.x, bar.min.y - 14.0),
+        Align2::LEFT_TOP,
+        "Mean queueing delay of a node's outgoing links (cycles); ticks: contour levels",
+        FontId::proportional(11.0),
+        text,
+    );
+    painter.text(
+        pos2(bar.min.x, bar.max.y + 1.0),
+        Align2::LEFT_TOP,
+        "0",
+        FontId::monospace(10.0),
+        text,
+    );
+    painter.text(
+        pos2(bar.max.x, bar.max.y + 1.0),
+        Align2::RIGHT_TOP,
+        format!("{top:.2}"),
+        FontId::monospace(10.0),
+        text,
+    );
+    painter.text(
+        pos2(rect.max.x - 8.0, rect.max.y - 4.0),
+        Align2::RIGHT_BOTTOM,
+        "drag to turn · right-drag or scroll to zoom",
+        FontId::proportional(10.0),
+        text,
+    );
+    response
+}
+
+/// The grids of the runs, labelled.
+pub fn grids(runs: &[(String, &Simulation)]) -> Vec<(String, Grid)> {
+    runs.iter().map(|(l, s)| (l.clone(), Grid::of(s))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(values: Vec<f64>, cols: usize) -> Grid {
+        Grid {
+            cols,
+            rows: values.len() / cols,
+            values,
+            surface: true,
+        }
+    }
+
+    #[test]
+    fn contours_cross_where_the_level_lies() {
+        // A single peak in the middle of a 3x3 grid: a level of half its
+        // height crosses the four edges around it, one segment per cell.
+        let g = grid(vec![0., 0., 0., 0., 2., 0., 0., 0., 0.], 3);
+        let segs = contour_segments(&g, 1.0);
+        assert_eq!(segs.len(), 4);
+        for s in &segs {
+            for &(x, y) in s {
+                let d = ((x - 1.0).abs()).max((y - 1.0).abs());
+                assert!((d - 0.5).abs() < 1e-6, "{s:?}");
+            }
+        }
+        assert!(contour_segments(&g, 3.0).is_empty());
+    }
+
+    #[test]
+    fn the_surface_builds_a_mesh_and_turns_with_the_view() {
+        let g = grid((0..256).map(|i| (i % 7) as f64).collect(), 16);
+        let rect = Rect::from_min_size(pos2(0.0, 0.0), vec2(400.0, 300.0));
+        let a = surface_shapes(&g, g.peak(), &SurfaceView::default(), rect, Theme::Dark);
+        let triangles: usize = a
+            .iter()
+            .map(|s| match s {
+                EShape::Mesh(m) => m.indices.len() / 3,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(triangles, 15 * 15 * 2);
+        let mut v = SurfaceView::default();
+        v.rotate(vec2(50.0, 0.0));
+        assert_ne!(v, SurfaceView::default());
+        let b = surface_shapes(&g, g.peak(), &v, rect, Theme::Dark);
+        assert_ne!(format!("{a:?}"), format!("{b:?}"));
+        v.zoom_by(100.0);
+        assert_eq!(v.zoom, 4.0);
+    }
+}

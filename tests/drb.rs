@@ -1,0 +1,640 @@
+//! Distributed Routing Balancing (Franco, Garcés and Luque, ICS 1999) and
+//! the adaptive baseline (Duato): deadlock freedom by channel-dependency
+//! graphs built from the routings' own answers, the random limit against
+//! the oblivious analysis's VAL, feedback timing on a tiny network, the
+//! share of the original path at low load, stability under constant load,
+//! and the refusals (too few VCs, adaptive with a fixed selection).
+//! (The configuration rule itself is checked by hand in
+//! `routing::drb::metapath`'s unit tests.)
+
+use petgraph::algo::is_cyclic_directed;
+use petgraph::graphmap::DiGraphMap;
+use routelab::analysis::{ChannelWeights, Cube, ObliviousRouting, TrafficMatrix, channel_loads};
+use routelab::rng::{Stream, stream};
+use routelab::routing::adaptive::Adaptive;
+use routelab::routing::drb::{Drb, DrbSpec, Limit, SupernodeType, members};
+use routelab::routing::{
+    BufferView, Candidates, Hop, PacketInfo, RouteState, Routing, RoutingSpec, Timing,
+};
+use routelab::scenario::Scenario;
+use routelab::sim::Simulation;
+use routelab::topology::{ChannelId, Network, Peer, PortId, SwitchId};
+use std::collections::{HashMap, HashSet};
+use std::process::Command;
+
+struct Idle;
+impl BufferView for Idle {
+    fn free_slots(&self, _port: PortId, _vc: u8) -> u32 {
+        1
+    }
+}
+
+/// The network channel leaving switch `s` on port `p`.
+fn out_channel(net: &Network, s: SwitchId, p: PortId) -> (ChannelId, SwitchId) {
+    let port = net.port(s, p);
+    let Peer::Switch { switch, .. } = port.peer else {
+        panic!("port {p} of {s} is not a link");
+    };
+    (port.out_channel.unwrap(), switch)
+}
+
+/// A (channel, VC) node of a dependency graph.
+type Node = (ChannelId, u8);
+/// A channel-dependency graph.
+type Graph = DiGraphMap<Node, (), std::hash::RandomState>;
+
+/// Every dependency a packet from `a` to `b` with initial route state
+/// `state` can create, following `routing`'s answers and every VC each
+/// answer allows. VCs for which `escape(vc)` is false are adaptive (Duato):
+/// they are transparent, and the edges recorded go from the last escape VC
+/// held to the next escape VC asked for (direct and indirect
+/// dependencies); with `escape` always true this is the plain graph.
+fn dependencies(
+    net: &Network,
+    routing: &mut dyn Routing,
+    a: SwitchId,
+    b: SwitchId,
+    state: RouteState,
+    escape: &dyn Fn(u8) -> bool,
+    g: &mut Graph,
+) {
+    let pkt = PacketInfo {
+        src_host: a,
+        dst_host: b,
+        src_switch: a,
+        dst_switch: b,
+        flits: 1,
+    };
+    let mut rng = stream(1, Stream::Routing);
+    // (switch, state, arrived-on VC, last escape node held)
+    let mut stack = vec![(a, state, 0u8, None::<Node>)];
+    let mut seen: HashSet<(SwitchId, [u32; 6], u8, Option<Node>)> = HashSet::new();
+    while let Some((at, st, in_vc, last)) = stack.pop() {
+        if at == b {
+            continue;
+        }
+        let key = [
+            st.phase as u32,
+            st.hop as u32,
+            st.tag,
+            st.aux,
+            st.via[0],
+            st.via[1],
+        ];
+        if !seen.insert((at, key, in_vc, last)) {
+            continue;
+        }
+        let mut s = st;
+        let mut out = Candidates::default();
+        routing.route(
+            Hop {
+                at,
+                in_port: 0,
+                in_vc,
+                now: 0,
+                pkt: &pkt,
+                state: &mut s,
+                view: &Idle,
+                rng: &mut rng,
+            },
+            &mut out,
+        );
+        assert!(!out.is_empty(), "no candidate at {at} towards {b}");
+        for c in out.as_slice() {
+            let (ch, next) = out_channel(net, at, c.port);
+            for vc in c.vc_lo..=c.vc_hi {
+                let here = (ch, vc);
+                let held = if escape(vc) {
+                    if let Some(prev) = last {
+                        g.add_edge(prev, here, ());
+                    } else {
+                        g.add_node(here);
+                    }
+                    Some(here)
+                } else {
+                    last
+                };
+                stack.push((next, s, vc, held));
+            }
+        }
+    }
+}
+
+fn drb(net: &Network, spec: DrbSpec, vcs: u8) -> Drb {
+    Drb::new(net, spec, vcs).unwrap()
+}
+
+/// Every source, destination and MSP choice of the supernodes at the
+/// largest size, every VC class a hop allows: DRB's dependency graph is
+/// acyclic, on a torus, a mesh, a hypercube and a midimew, for the method
+/// and its random limit, in both VC layouts: classes only (the whole
+/// graph) and escape classes with adaptive VCs (Duato's extended graph of
+/// the escape VCs, where a VC holds one packet at a time).
+#[test]
+fn drb_channel_dependencies_are_acyclic() {
+    for (topology, vcs_list) in [
+        ("torus:4x4", vec![6u8, 9, 13]),
+        ("mesh:3x3", vec![3, 5]),
+        ("hypercube:3", vec![3, 4, 7]),
+        ("midimew:10", vec![6, 8]),
+    ] {
+        let net = Network::from_spec(topology).unwrap();
+        for &vcs in &vcs_list {
+            for adaptive in [false, true] {
+                for spec in [
+                    DrbSpec {
+                        max_size: 2,
+                        ..DrbSpec::default()
+                    },
+                    DrbSpec {
+                        limit: Limit::Random,
+                        ..DrbSpec::default()
+                    },
+                ] {
+                    let mut r = drb(&net, spec, vcs);
+                    r.set_timing(Timing {
+                        buffer_flits: if adaptive { 1 } else { 4 },
+                        ..Timing::default()
+                    });
+                    assert_eq!(
+                        r.steps().adaptive().is_some(),
+                        adaptive
+                            && vcs
+                                > r.steps().classes()
+                                    * if topology.starts_with("torus")
+                                        || topology.starts_with("midimew")
+                                    {
+                                        2
+                                    } else {
+                                        1
+                                    },
+                        "{topology} {vcs}"
+                    );
+                    let escape_vcs = r.steps().adaptive().map(|(lo, _)| lo).unwrap_or(vcs);
+                    let escape = move |vc: u8| vc < escape_vcs;
+                    let mut g = Graph::default();
+                    let n = net.num_switches() as SwitchId;
+                    for a in 0..n {
+                        for b in 0..n {
+                            if a == b {
+                                continue;
+                            }
+                            let (sa, sb) = match spec.limit {
+                                Limit::Random => ((0..n).collect(), vec![b]),
+                                Limit::None => (
+                                    members(r.steps(), SupernodeType::Gravity, a, 2),
+                                    members(r.steps(), SupernodeType::Gravity, b, 2),
+                                ),
+                            };
+                            for &x in &sa {
+                                for &y in &sb {
+                                    let state = RouteState {
+                                        via: [x, y],
+                                        ..RouteState::default()
+                                    };
+                                    dependencies(&net, &mut r, a, b, state, &escape, &mut g);
+                                }
+                            }
+                        }
+                    }
+                    assert!(g.edge_count() > 0);
+                    assert!(
+                        !is_cyclic_directed(&g),
+                        "{topology} with {vcs} VCs, adaptive {adaptive}, {spec:?}: a cycle"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The check above finds cycles when there are some: without step classes
+/// (every step on one class), DRB's multi-step routes deadlock.
+#[test]
+fn the_dependency_check_finds_a_cycle_without_step_classes() {
+    let net = Network::from_spec("torus:4x4").unwrap();
+    // One class (the static limit's VCs) but routed through waypoints.
+    let mut r = drb(
+        &net,
+        DrbSpec {
+            max_size: 0,
+            ..DrbSpec::default()
+        },
+        2,
+    );
+    let mut g = Graph::default();
+    for a in 0..16 {
+        for b in 0..16 {
+            if a == b {
+                continue;
+            }
+            for x in members(r.steps(), SupernodeType::Gravity, a, 1) {
+                let state = RouteState {
+                    via: [x, b],
+                    ..RouteState::default()
+                };
+                dependencies(&net, &mut r, a, b, state, &|_| true, &mut g);
+            }
+        }
+    }
+    assert!(is_cyclic_directed(&g));
+}
+
+/// Duato: the escape channels' extended dependency graph (direct and
+/// indirect dependencies through any adaptive hops) is acyclic.
+#[test]
+fn adaptive_escape_channels_are_acyclic() {
+    for (topology, vcs) in [
+        ("torus:4x4", 3u8),
+        ("torus:5x3", 4),
+        ("mesh:4x4", 2),
+        ("hypercube:4", 2),
+    ] {
+        let net = Network::from_spec(topology).unwrap();
+        let spec: RoutingSpec = "adaptive".parse().unwrap();
+        let mut r = spec.build(&net, vcs).unwrap();
+        let first_adaptive = if topology.starts_with("torus") { 2 } else { 1 };
+        let escape = move |vc: u8| vc < first_adaptive;
+        let mut g = Graph::default();
+        let n = net.num_switches() as SwitchId;
+        for a in 0..n {
+            for b in 0..n {
+                if a != b {
+                    dependencies(
+                        &net,
+                        r.as_mut(),
+                        a,
+                        b,
+                        RouteState::default(),
+                        &escape,
+                        &mut g,
+                    );
+                }
+            }
+        }
+        assert!(g.edge_count() > 0);
+        assert!(!is_cyclic_directed(&g), "{topology}");
+        // Without the escape channels (every VC adaptive) it has cycles.
+        let mut all = Graph::default();
+        for a in 0..n {
+            for b in 0..n {
+                if a != b {
+                    dependencies(
+                        &net,
+                        r.as_mut(),
+                        a,
+                        b,
+                        RouteState::default(),
+                        &|_| true,
+                        &mut all,
+                    );
+                }
+            }
+        }
+        assert!(
+            is_cyclic_directed(&all),
+            "{topology}: the adaptive VCs alone"
+        );
+    }
+}
+
+/// Minimal adaptive routing offers every minimal port, the one with the
+/// most free adaptive buffer space first, and the escape channel last.
+#[test]
+fn adaptive_orders_minimal_ports_by_free_space() {
+    struct Busy;
+    impl BufferView for Busy {
+        // Port 0 (+x) has less room than port 2 (+y).
+        fn free_slots(&self, port: PortId, _vc: u8) -> u32 {
+            if port == 0 { 1 } else { 4 }
+        }
+    }
+    let net = Network::from_spec("torus:8x8").unwrap();
+    let mut r = Adaptive::new(
+        Some(routelab::topology::cube::Geometry::new(vec![8, 8], true)),
+        4,
+    );
+    let pkt = PacketInfo {
+        src_host: 0,
+        dst_host: 18,
+        src_switch: 0,
+        dst_switch: 18,
+        flits: 1,
+    };
+    let mut st = RouteState::default();
+    let mut rng = stream(1, Stream::Routing);
+    let mut out = Candidates::default();
+    r.route(
+        Hop {
+            at: 0,
+            in_port: 4,
+            in_vc: 0,
+            now: 0,
+            pkt: &pkt,
+            state: &mut st,
+            view: &Busy,
+            rng: &mut rng,
+        },
+        &mut out,
+    );
+    let c: Vec<(PortId, u8, u8)> = out
+        .as_slice()
+        .iter()
+        .map(|c| (c.port, c.vc_lo, c.vc_hi))
+        .collect();
+    // (0,0) -> (2,2): +y first (more room), then +x, then the DOR escape
+    // (+x, upper dateline half: no wrap).
+    assert_eq!(c, vec![(2, 2, 3), (0, 2, 3), (0, 1, 1)]);
+    let _ = net;
+}
+
+/// The random limit (source supernode the whole network, destination
+/// supernode {B}, uniform selection) is Valiant's routing: its expected
+/// channel loads equal the oblivious analysis's VAL. On an odd torus (no
+/// ties) under traffic whose sources and destinations all carry the same
+/// rate, where VAL's random dimension order cannot matter.
+#[test]
+fn the_random_limit_loads_channels_like_val() {
+    let net = Network::from_spec("torus:5x5").unwrap();
+    let cube = Cube::from_network(&net).unwrap();
+    let r = drb(
+        &net,
+        DrbSpec {
+            limit: Limit::Random,
+            ..DrbSpec::default()
+        },
+        4,
+    );
+    let n = 25u32;
+    let tornado: Vec<u32> = (0..n)
+        .map(|s| {
+            let (x, y) = (s % 5, s / 5);
+            (x + 2) % 5 + 5 * ((y + 2) % 5)
+        })
+        .collect();
+    let shift: Vec<u32> = (0..n).map(|s| (s * 7 + 3) % n).collect();
+    for matrix in [
+        TrafficMatrix::permutation(&tornado),
+        TrafficMatrix::permutation(&shift),
+        TrafficMatrix::uniform(n as usize),
+    ] {
+        let weights = ChannelWeights::new(&cube, ObliviousRouting::Val).unwrap();
+        let val = channel_loads(&weights, &matrix).unwrap().loads_f64();
+        let mut drb_loads: HashMap<ChannelId, f64> = HashMap::new();
+        for &(s, d, _) in matrix.entries() {
+            let rate = {
+                let q = matrix.rate(s, d);
+                *q.numer() as f64 / *q.denom() as f64
+            };
+            for x in 0..n {
+                for (sw, p) in r.steps().route_hops(s, x, d, d) {
+                    let (ch, _) = out_channel(&net, sw, p);
+                    *drb_loads.entry(ch).or_default() += rate / n as f64;
+                }
+            }
+        }
+        let mut compared = 0;
+        for (ach, &v) in val.iter().enumerate() {
+            if let Some(ch) = cube.network_channel(ach as u32) {
+                let d = drb_loads.get(&ch).copied().unwrap_or(0.0);
+                assert!((d - v).abs() < 1e-9, "channel {ch}: DRB {d}, VAL {v}");
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, 100);
+    }
+}
+
+fn scenario(topology: &str, routing: &str, traffic: &str, load: f64) -> Scenario {
+    Scenario {
+        topology: topology.into(),
+        routing: routing.into(),
+        traffic: traffic.into(),
+        load,
+        packet_flits: 10,
+        buffer_flits: 1,
+        vcs: 12,
+        selection: routelab::routing::Selection::FirstFree,
+        process: routelab::traffic::Process::Exponential,
+        warmup: 2000,
+        cycles: 10_000,
+        ..Scenario::default()
+    }
+}
+
+fn drb_of(sim: &Simulation) -> &Drb {
+    sim.endpoints()
+        .routings()
+        .last()
+        .unwrap()
+        .as_any()
+        .unwrap()
+        .downcast_ref::<Drb>()
+        .unwrap()
+}
+
+/// At low load the latency stays near the zero-load latency and DRB sends
+/// almost everything on the original path.
+#[test]
+fn at_low_load_drb_keeps_to_the_original_path() {
+    let s = scenario("torus:8x8", "drb", "transpose", 0.06);
+    let mut sim = s.build().unwrap();
+    sim.run_for(s.warmup + s.cycles).unwrap();
+    let c = drb_of(&sim).counters();
+    assert!(c.sent > 4000, "{c:?}");
+    assert!(c.canonical_share() > 0.98, "{c:?}");
+}
+
+/// mesh:3 (three switches in a row), one 4-flit packet from host 0 to host
+/// 2 at cycle 0: its tail reaches host 2 at 10; DRB hears of it at 17 in
+/// both acknowledgement modes (3 switches back at 2 cycles each, plus one:
+/// the model; or a one-flit acknowledgement packet over the same switches),
+/// not a cycle earlier, and records the latency (10 cycles) for its MSP.
+#[test]
+fn drb_hears_of_a_delivery_exactly_when_the_acknowledgement_model_says() {
+    for (ack, vcs) in [("delay", 3u8), ("packet", 4)] {
+        let s = Scenario {
+            topology: "mesh:3".into(),
+            routing: format!("drb:ack={ack}"),
+            load: 0.0,
+            packet_flits: 4,
+            buffer_flits: 8,
+            vcs,
+            warmup: 0,
+            ..Scenario::default()
+        };
+        let mut sim = s.build().unwrap();
+        sim.send(0, 2).unwrap();
+        sim.run_for(17).unwrap();
+        assert_eq!(drb_of(&sim).counters().acks, 0, "{ack}: heard early");
+        assert!(drb_of(&sim).metapath(0, 2).is_none());
+        sim.step().unwrap();
+        let d = drb_of(&sim);
+        assert_eq!(d.counters().acks, 1, "{ack}");
+        let m = d.metapath(0, 2).unwrap();
+        assert_eq!(m.msps[0].latency, 10.0, "{ack}");
+        // The canonical latency: 3 switches · 2 + 1 + 3 flits.
+        assert_eq!(m.canonical, 10.0);
+    }
+}
+
+/// Under constant load after the warm-up a metapath's width changes at
+/// most about once per 1000 of its acknowledgements: no oscillation (a
+/// metapath narrows only once its pair's traffic has fallen).
+#[test]
+fn metapaths_settle_under_constant_load() {
+    let s = scenario("torus:8x8", "drb", "transpose", 0.22);
+    let mut sim = s.build().unwrap();
+    sim.run_for(20_000).unwrap();
+    let before: HashMap<(SwitchId, SwitchId), (u32, u64)> = drb_of(&sim)
+        .metapaths()
+        .map(|(p, m)| (p, (m.changes, m.acks)))
+        .collect();
+    sim.run_for(30_000).unwrap();
+    let d = drb_of(&sim);
+    assert!(d.counters().expanded > 0, "the load expands some metapaths");
+    let mut total = 0;
+    for (pair, m) in d.metapaths() {
+        let (c0, a0) = before.get(&pair).copied().unwrap_or((0, 0));
+        let (changes, acks) = (m.changes - c0, m.acks - a0);
+        total += changes;
+        assert!(
+            changes as u64 <= 1 + acks / 1000,
+            "pair {pair:?}: {changes} changes in {acks} acknowledgements"
+        );
+    }
+    assert!(
+        total <= 4,
+        "{total} changes over all pairs after the warm-up"
+    );
+}
+
+/// Heavy load at the minimum VCs, with adaptive VCs, and with 3-flit
+/// buffers (where DRB keeps to its classes unless the router waits for the
+/// tail credit): no deadlock, and every invariant holds.
+#[test]
+fn drb_and_adaptive_run_past_saturation_without_deadlock() {
+    for (topology, routing, vcs, buffer, wait) in [
+        ("torus:4x4", "drb", 8u8, 1u16, false),
+        ("torus:4x4", "drb", 12, 1, false),
+        ("torus:4x4", "drb:limit=random", 12, 1, false),
+        ("torus:4x4", "adaptive", 3, 1, false),
+        ("torus:4x4", "adaptive", 4, 3, true),
+        // Deadlocked within 30 000 cycles when DRB used adaptive VCs with
+        // aggressive VC reallocation (steps module docs).
+        ("torus:8x8", "drb:limit=random:ack=delay", 5, 3, false),
+        ("torus:8x8", "drb:limit=random:ack=delay", 5, 3, true),
+    ] {
+        let s = Scenario {
+            vcs,
+            buffer_flits: buffer,
+            wait_for_tail_credit: wait,
+            cycles: 6000,
+            ..scenario(topology, routing, "uniform", 0.6)
+        };
+        let mut sim = s.build().unwrap();
+        let cycles = if topology == "torus:8x8" {
+            30_000
+        } else {
+            s.warmup + s.cycles
+        };
+        sim.run_for(cycles)
+            .unwrap_or_else(|e| panic!("{routing} with {vcs} VCs, {buffer}-flit buffers: {e}"));
+        sim.check_invariants().unwrap();
+        assert!(sim.stats().delivered_packets() > 500, "{routing}");
+    }
+}
+
+fn routelab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_routelab"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Too few VCs (DRB's six step VCs and two acknowledgement VCs on a torus)
+/// and adaptive routing with a fixed selection are refused with exit code 2.
+#[test]
+fn too_few_vcs_and_a_fixed_selection_are_refused() {
+    for (args, needle) in [
+        (
+            vec!["sim", "--routing", "drb", "--vcs", "7"],
+            "at least 8 virtual channels",
+        ),
+        (
+            vec!["sim", "--routing", "drb:ack=delay", "--vcs", "5"],
+            "at least 6 virtual channel",
+        ),
+        (
+            vec![
+                "sim",
+                "--routing",
+                "drb",
+                "--topology",
+                "hypercube:4",
+                "--vcs",
+                "3",
+            ],
+            "at least 4 virtual channels",
+        ),
+        (vec!["sim", "--routing", "adaptive"], "first-free"),
+        (
+            vec![
+                "sim",
+                "--routing",
+                "adaptive",
+                "--selection",
+                "first-free",
+                "--vcs",
+                "2",
+            ],
+            "at least 3 virtual channels",
+        ),
+        (
+            vec![
+                "sim",
+                "--routing",
+                "adaptive",
+                "--selection",
+                "first-free",
+                "--vcs",
+                "3",
+            ],
+            "wait_for_tail_credit",
+        ),
+        (
+            vec![
+                "sim",
+                "--routing",
+                "drb:supernode=subtopology",
+                "--topology",
+                "midimew:32",
+                "--vcs",
+                "8",
+            ],
+            "subtopology",
+        ),
+    ] {
+        let (code, out, err) = routelab(&args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    // The minimum runs.
+    let (code, _, err) = routelab(&[
+        "sim",
+        "--routing",
+        "drb",
+        "--vcs",
+        "8",
+        "--cycles",
+        "500",
+        "--warmup",
+        "100",
+    ]);
+    assert_eq!(code, 0, "{err}");
+}
