@@ -24,6 +24,8 @@ pub enum Command {
     Sim(super::sim::SimArgs),
     /// Run one scenario over a range of offered loads.
     Sweep(super::sweep::SweepArgs),
+    /// Find the saturation throughput by bisection over offered loads.
+    Saturation(super::saturation::SaturationArgs),
     /// Describe a topology: switches, hosts, channels, diameter, capacity.
     Topo(super::topo::TopoArgs),
     /// Path selection on up*/down* and UDWM: crossing paths per channel.

@@ -13,7 +13,7 @@ pub(super) const KIND: RoutingKind = RoutingKind {
     aliases: &[],
     options: "",
     summary: "D-mod-k on fat trees: uplink chosen by the destination",
-    family: Family::Static,
+    families: &[Family::Static],
     parse: |parts| {
         no_options("dmodk", parts)?;
         Ok(Box::new(DModKSpec))
@@ -67,6 +67,10 @@ impl DModK {
 }
 
 impl Routing for DModK {
+    fn source_states(&self, _pkt: &super::PacketInfo) -> Option<Vec<super::RouteState>> {
+        Some(vec![super::RouteState::default()])
+    }
+
     fn name(&self) -> String {
         "dmodk".into()
     }

@@ -60,6 +60,15 @@ fn unpack(t: u32) -> (i32, i32) {
 }
 
 impl Routing for MidimewMinimal {
+    fn source_states(&self, pkt: &super::PacketInfo) -> Option<Vec<super::RouteState>> {
+        let off = (pkt.dst_switch + self.n - pkt.src_switch) % self.n;
+        let (x, y) = self.table[off as usize];
+        Some(vec![super::RouteState {
+            tag: pack(x, y),
+            ..super::RouteState::default()
+        }])
+    }
+
     fn name(&self) -> String {
         "dor".into()
     }

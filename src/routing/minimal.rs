@@ -12,7 +12,7 @@ pub(super) const KIND: RoutingKind = RoutingKind {
     aliases: &["default"],
     options: "",
     summary: "the topology's own static routing (DOR, e-cube, midimew, D-mod-k or up*/down*)",
-    family: Family::Static,
+    families: &[Family::Static],
     parse: |parts| {
         no_options("minimal", parts)?;
         Ok(Box::new(Minimal))

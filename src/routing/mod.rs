@@ -10,9 +10,11 @@
 //!   routing orders them itself by looking at the [`BufferView`].
 //!
 //! Routings today: dimension order on tori and meshes and e-cube on
-//! hypercubes ([`CubeDor`], [`Ecube`]), minimal midimew routing
-//! ([`MidimewMinimal`]), D-mod-k on fat trees ([`DModK`]), up*/down*
-//! ([`UpDown`]) and path-selection tables ([`SourceRouted`]).
+//! hypercubes ([`CubeDor`], [`Ecube`]), the oblivious load-balanced torus
+//! routings RDOR, VAL, ROMM, RLB and RLBth ([`Oblivious`]), minimal midimew
+//! routing ([`MidimewMinimal`]), D-mod-k on fat trees ([`DModK`]), up*/down*
+//! ([`UpDown`]) and path-selection tables ([`SourceRouted`]). Every one is
+//! listed in [`registry::KINDS`].
 //!
 //! The contract also carries what multi-phase and feedback routings need:
 //! the cycle at the source and at every hop ([`Source::now`], [`Hop::now`]),
@@ -31,6 +33,7 @@ mod dor;
 mod feedback;
 mod midimew;
 mod minimal;
+mod oblivious;
 pub mod registry;
 mod source_routed;
 mod spec;
@@ -42,6 +45,7 @@ pub use dmodk::DModK;
 pub use dor::{CubeDor, DorSpec, Ecube, TieRule, VcClasses};
 pub use feedback::{Acknowledgement, Feedback};
 pub use midimew::MidimewMinimal;
+pub use oblivious::{Law, Oblivious, ObliviousSpec, Plan};
 pub use registry::{Family, RoutingBuild, RoutingKind};
 pub use source_routed::SourceRouted;
 pub use spec::{RoutingError, RoutingSpec};
@@ -60,7 +64,7 @@ use crate::topology::{HostId, PortId, SwitchId};
 /// dimension orders of 8 × 3 bits in `tag` and `aux`), or a three-step
 /// route through two waypoints (`via[0]`, `via[1]`) with the index of the
 /// path taken in `path`, which the routing gets back in its feedback.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(C)]
 pub struct RouteState {
     /// Phase or step of a multi-phase route.
@@ -180,6 +184,29 @@ pub trait Routing: Send {
     /// called in the cycle the source hears of the delivery
     /// ([`Feedback::heard_cycle`]).
     fn on_feedback(&mut self, _fb: &Feedback) {}
+
+    /// Called when the packet's head reaches its destination switch (in
+    /// place of [`Routing::route`]), only for routings that
+    /// [pass their destination](Routing::passes_destination): may it leave
+    /// for its host here? A two-phase route whose first phase crosses the
+    /// destination goes on to its intermediate node instead.
+    fn may_eject(&self, _at: SwitchId, _state: &RouteState) -> bool {
+        true
+    }
+
+    /// True when a packet's route may cross its destination switch before
+    /// it is done (multi-phase routes); the engine then asks
+    /// [`Routing::may_eject`] there. False (the default) saves the question.
+    fn passes_destination(&self) -> bool {
+        false
+    }
+
+    /// Every route state [`Routing::at_source`] can give this packet, for
+    /// exhaustive checks (the channel-dependency test walks them all);
+    /// `None` when the routing does not enumerate them.
+    fn source_states(&self, _pkt: &PacketInfo) -> Option<Vec<RouteState>> {
+        None
+    }
 
     /// A per-channel quantity the routing itself defines, e.g. crossing
     /// paths of its chosen tables (Villalobos et al. §3): a label and one

@@ -17,6 +17,9 @@ pub enum Family {
     Static,
     /// Static tables chosen by path selection (`paths:LEGAL:SELECT`).
     PathSelection,
+    /// Oblivious routings on tori and meshes (Singh's thesis): DOR, RDOR,
+    /// VAL, ROMM, RLB, RLBth.
+    Oblivious,
 }
 
 /// A parsed routing spec that can be checked against a network and built.
@@ -61,7 +64,8 @@ pub struct RoutingKind {
     pub options: &'static str,
     /// One line for menus and `--help`.
     pub summary: &'static str,
-    pub family: Family,
+    /// The families it belongs to; the first is the one `--compare` runs.
+    pub families: &'static [Family],
     /// Parse the parts after the name (split on `:`).
     pub parse: ParseFn,
     /// Specs that exercise it (property tests run every one that applies).
@@ -83,6 +87,11 @@ pub const KINDS: &[RoutingKind] = &[
     super::updown::KIND,
     super::dmodk::KIND,
     super::source_routed::KIND,
+    super::oblivious::RDOR,
+    super::oblivious::VAL,
+    super::oblivious::ROMM,
+    super::oblivious::RLB,
+    super::oblivious::RLBTH,
 ];
 
 /// The routing named `name`, if any.
@@ -105,7 +114,7 @@ pub fn accepted() -> String {
 /// without repeats: what `--compare` runs.
 pub fn family_members(family: Family, net: &Network, like: &dyn RoutingBuild) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for k in KINDS.iter().filter(|k| k.family == family) {
+    for k in KINDS.iter().filter(|k| k.families.contains(&family)) {
         let variants = if let Ok(b) = (k.parse)(&[]) {
             if b.applies_to(net).is_err() {
                 continue;

@@ -156,7 +156,7 @@ pub(super) const KIND: RoutingKind = RoutingKind {
     aliases: &[],
     options: "[:root=N]",
     summary: "up*/down* on a BFS spanning tree from switch N (default 0)",
-    family: Family::Static,
+    families: &[Family::Static],
     parse: |parts| {
         let mut root = 0;
         for (k, v) in key_values(parts)? {
@@ -254,6 +254,10 @@ impl UpDown {
 }
 
 impl Routing for UpDown {
+    fn source_states(&self, _pkt: &super::PacketInfo) -> Option<Vec<super::RouteState>> {
+        Some(vec![super::RouteState::default()])
+    }
+
     fn name(&self) -> String {
         format!("updown:root={}", self.tables.root)
     }

@@ -33,7 +33,7 @@ pub struct Scenario {
     /// Offered load, flits per host per cycle, 0..=1.
     pub load: f64,
     /// Which switch model moves the packets ([`SwitchModelKind`]):
-    /// `input-queued` (the default).
+    /// `input-queued` (the default) or `output-queued`.
     pub switch_model: SwitchModelKind,
     pub packet_flits: u16,
     pub switching: Switching,
@@ -284,7 +284,7 @@ fn field_hint(field: &str, e: &serde_json::Error) -> String {
         "switching" => "\"saf\", \"vct\" or \"wormhole\"",
         "selection" => "\"fixed\", \"first-free\" or \"adaptive\"",
         "port_priority" => "\"rotating\" or \"random\"",
-        "switch_model" => "\"input-queued\"",
+        "switch_model" => "\"input-queued\" or \"output-queued\"",
         "process" => "\"bernoulli\" or \"exponential\"",
         "load" => "a number in 0..=1",
         "vcs" => "a whole number 1..=16",

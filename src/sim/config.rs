@@ -96,21 +96,28 @@ pub enum SwitchModelKind {
     /// ([`super::InputQueued`]; Dally and Towles ch. 16-19).
     #[default]
     InputQueued,
+    /// Ideal output-queued switches with unbounded queues
+    /// ([`super::OutputQueued`]): only the channels limit throughput, as in
+    /// the channel-load analysis.
+    OutputQueued,
 }
 
 impl SwitchModelKind {
-    pub const ACCEPTED: &'static str = "input-queued";
+    pub const ACCEPTED: &'static str = "input-queued, output-queued";
     /// Every model, in menu order.
-    pub const ALL: &'static [SwitchModelKind] = &[SwitchModelKind::InputQueued];
+    pub const ALL: &'static [SwitchModelKind] =
+        &[SwitchModelKind::InputQueued, SwitchModelKind::OutputQueued];
     pub fn parse(s: &str) -> Option<SwitchModelKind> {
         match s {
             "input-queued" | "input_queued" | "iq" => Some(SwitchModelKind::InputQueued),
+            "output-queued" | "output_queued" | "oq" => Some(SwitchModelKind::OutputQueued),
             _ => None,
         }
     }
     pub fn as_str(&self) -> &'static str {
         match self {
             SwitchModelKind::InputQueued => "input-queued",
+            SwitchModelKind::OutputQueued => "output-queued",
         }
     }
 }

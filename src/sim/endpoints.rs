@@ -72,6 +72,8 @@ pub struct Endpoints {
     packets: PacketSlab,
     /// Routings by epoch; new packets use the last one.
     routings: Vec<Box<dyn Routing>>,
+    /// Per epoch: does its routing pass destinations (ask `may_eject`)?
+    transit: Vec<bool>,
     /// The routing random stream.
     rng: SimRng,
     stats: Stats,
@@ -106,6 +108,7 @@ impl Endpoints {
             traffic_rng,
             packets: PacketSlab::default(),
             routings: Vec::new(),
+            transit: Vec::new(),
             rng: stream(seed, Stream::Routing),
             measuring: false,
             acks,
@@ -126,6 +129,7 @@ impl Endpoints {
         self.acks.prepare(&self.net, mode)?;
         self.data_vcs = self.acks.data_vcs();
         self.any_feedback |= mode != Acknowledgement::None;
+        self.transit.push(routing.passes_destination());
         self.routings.push(routing);
         Ok(())
     }
@@ -332,11 +336,15 @@ impl Endpoints {
         // Hops are counted here, where the packet is at hand anyway: once
         // per switch its head is routed at.
         pkt.switches = pkt.switches.saturating_add(1);
-        if pkt.info.dst_switch == at {
+        let epoch = pkt.epoch;
+        if pkt.info.dst_switch == at
+            && (epoch == ACK_EPOCH
+                || !self.transit[epoch as usize]
+                || self.routings[epoch as usize].may_eject(at, &pkt.route))
+        {
             out.push(self.net.host(pkt.info.dst_host).port, 0, vcs - 1);
             return Ok(());
         }
-        let epoch = pkt.epoch;
         let (routing, rng, limit): (&mut dyn Routing, &mut SimRng, u8) = if epoch == ACK_EPOCH {
             match self.acks.routing() {
                 Some((r, rng)) => (r, rng, vcs),

@@ -7,6 +7,7 @@ use super::config::{MeasureConfig, RouterConfig, SwitchModelKind};
 use super::endpoints::{Endpoints, TrafficConfig};
 use super::input_queued::InputQueued;
 use super::model::{PortOccupancy, SimError, SwitchModel};
+use super::output_queued::OutputQueued;
 use super::stats::{Stats, WindowSample};
 use super::summary::Summary;
 use crate::routing::{Routing, RoutingError, RoutingSpec};
@@ -49,6 +50,7 @@ impl Simulation {
     ) -> Result<Simulation, String> {
         let model: Box<dyn SwitchModel> = match kind {
             SwitchModelKind::InputQueued => Box::new(InputQueued::new(net.clone(), &router)),
+            SwitchModelKind::OutputQueued => Box::new(OutputQueued::new(net.clone(), &router)),
         };
         Self::with_model(net, model, routing, traffic, router, measure, seed)
     }

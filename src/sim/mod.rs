@@ -8,7 +8,8 @@
 //! routing calls at the source and at every hop, statistics, delivery
 //! feedback, the deadlock watchdog) and a switch model ([`SwitchModel`])
 //! that only moves flits between buffers. [`InputQueued`] is the
-//! virtual-channel router; a scenario chooses it in `switch_model`.
+//! virtual-channel router, [`OutputQueued`] an ideal switch that leaves the
+//! channels as the only limit; a scenario chooses in `switch_model`.
 
 mod acknowledge;
 mod config;
@@ -17,6 +18,7 @@ mod engine;
 mod histogram;
 mod input_queued;
 mod model;
+mod output_queued;
 mod packet;
 mod stats;
 mod summary;
@@ -29,6 +31,7 @@ pub use engine::Simulation;
 pub use histogram::Histogram;
 pub use input_queued::InputQueued;
 pub use model::{PortOccupancy, QueuedPacket, SimError, SwitchModel};
+pub use output_queued::OutputQueued;
 pub use packet::{ACK_EPOCH, Packet, PacketSlab};
 pub use stats::{ChannelCounters, Lifetime, Stats, WindowSample};
 pub use summary::Summary;
