@@ -226,7 +226,7 @@ impl RoutelabApp {
             ui,
             "swap_pick",
             &mut self.settings.swap_routing,
-            choices,
+            &choices,
             "Routing to swap to while running; packets already injected finish with their routing",
         );
         if ui

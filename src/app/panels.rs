@@ -128,7 +128,7 @@ impl RoutelabApp {
             ui,
             "compare_pick",
             &mut self.compare_pick,
-            choices,
+            &choices,
             "Routing of run B",
         );
         ui.horizontal(|ui| {
