@@ -3,6 +3,8 @@
 //! JSON files load field by field, so a file with several mistakes gets one
 //! message per mistake, each naming the field and the accepted values.
 
+pub mod worst;
+
 use crate::rng::{Stream, stream};
 use crate::routing::{RoutingSpec, Selection};
 use crate::sim::{
@@ -105,7 +107,8 @@ impl ScenarioError {
 pub struct Built {
     pub network: Arc<Network>,
     pub routing: RoutingSpec,
-    pub pattern: PatternSpec,
+    /// The traffic pattern instantiated on the network.
+    pub pattern: Pattern,
 }
 
 impl Scenario {
@@ -188,8 +191,14 @@ impl Scenario {
         if let Err(e) = self.routing.parse::<RoutingSpec>() {
             p.push(e.to_string());
         }
-        if let Err(e) = self.traffic.parse::<PatternSpec>() {
-            p.push(e.to_string());
+        match worst::check(&self.traffic, &self.routing) {
+            Some(Err(e)) => p.push(e),
+            Some(Ok(())) => {}
+            None => {
+                if let Err(e) = self.traffic.parse::<PatternSpec>() {
+                    p.push(e.to_string());
+                }
+            }
         }
         if !(0.0..=1.0).contains(&self.load) || self.load.is_nan() {
             p.push(format!(
@@ -220,30 +229,41 @@ impl Scenario {
         }
         let topo: TopologySpec = self.topology.parse().map_err(one)?;
         let routing: RoutingSpec = self.routing.parse().map_err(one)?;
-        let pattern: PatternSpec = self.traffic.parse().map_err(one)?;
         let network = Arc::new(topo.build().map_err(one)?);
         let mut problems = Vec::new();
         if let Err(e) = Simulation::build_routing(&routing, &network, self.vcs) {
             problems.push(e.to_string());
         }
-        let mut rng = stream(self.seed, Stream::Pattern);
-        if let Err(e) = Pattern::build(&pattern, &network, &mut rng) {
+        let pattern = self.pattern_on(&network);
+        if let Err(e) = &pattern {
             problems.push(e.to_string());
         }
-        if !problems.is_empty() {
-            return Err(ScenarioError { problems });
+        match pattern {
+            Ok(pattern) if problems.is_empty() => Ok(Built {
+                network,
+                routing,
+                pattern,
+            }),
+            _ => Err(ScenarioError { problems }),
         }
-        Ok(Built {
-            network,
-            routing,
-            pattern,
-        })
+    }
+
+    /// The traffic pattern instantiated on `network`. Its own draws
+    /// (randperm) come from a stream of their own, so the traffic stream
+    /// proper starts identically for every routing.
+    pub fn pattern_on(&self, network: &Network) -> Result<Pattern, ScenarioError> {
+        if let Some(p) = worst::pattern(&self.traffic, &self.routing, network) {
+            return p.map_err(ScenarioError::one);
+        }
+        let spec: PatternSpec = self.traffic.parse().map_err(one)?;
+        let mut rng = stream(self.seed, Stream::Pattern);
+        Pattern::build(&spec, network, &mut rng).map_err(one)
     }
 
     /// Validate and build a ready-to-step simulation.
     pub fn build(&self) -> Result<Simulation, ScenarioError> {
         let b = self.prepare()?;
-        self.build_on(b.network, &b.routing)
+        self.build_with(b.network, &b.routing, b.pattern)
     }
 
     /// Build on an existing network (sweeps share one) with a routing.
@@ -252,11 +272,17 @@ impl Scenario {
         network: Arc<Network>,
         routing: &RoutingSpec,
     ) -> Result<Simulation, ScenarioError> {
-        let pattern: PatternSpec = self.traffic.parse().map_err(one)?;
-        // The pattern's own draws (randperm) come from a stream of their own,
-        // so the traffic stream proper starts identically for every routing.
-        let mut rng = stream(self.seed, Stream::Pattern);
-        let pattern = Pattern::build(&pattern, &network, &mut rng).map_err(one)?;
+        let pattern = self.pattern_on(&network)?;
+        self.build_with(network, routing, pattern)
+    }
+
+    /// Build on a network with a routing and an instantiated pattern.
+    pub fn build_with(
+        &self,
+        network: Arc<Network>,
+        routing: &RoutingSpec,
+        pattern: Pattern,
+    ) -> Result<Simulation, ScenarioError> {
         let routing = Simulation::build_routing(routing, &network, self.vcs).map_err(one)?;
         Simulation::new(
             network,

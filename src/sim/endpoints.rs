@@ -102,7 +102,7 @@ impl Endpoints {
             .map(|_| Arrivals::new(traffic.process, rate, 0, &mut traffic_rng))
             .collect();
         Endpoints {
-            stats: Stats::new(net.num_channels(), net.num_switches()),
+            stats: Stats::new(net.num_channels(), net.num_switches(), net.num_hosts()),
             sources: vec![VecDeque::new(); net.num_hosts()],
             arrivals,
             traffic_rng,
@@ -156,7 +156,8 @@ impl Endpoints {
                 });
             }
             if k > 0 {
-                self.stats.generated(k as u64 * l, self.measuring);
+                self.stats
+                    .generated(h as u32, k as u64, k as u64 * l, self.measuring);
             }
         }
     }
@@ -169,7 +170,7 @@ impl Endpoints {
             gen_cycle: now,
         });
         self.stats
-            .generated(self.packet_flits as u64, self.measuring);
+            .generated(src, 1, self.packet_flits as u64, self.measuring);
     }
 
     /// Hand the routings the feedback due at `now` (delay mode).
@@ -486,6 +487,7 @@ impl Endpoints {
                 hops: p.switches.saturating_sub(1) as u64,
                 src_switch: p.info.src_switch,
                 dst_switch: p.info.dst_switch,
+                src_host: p.info.src_host,
             },
             self.measuring,
         );

@@ -16,6 +16,10 @@ pub struct Summary {
     pub accepted: f64,
     /// Accepted throughput as a fraction of the uniform-traffic capacity.
     pub accepted_fraction: f64,
+    /// The smallest share of a source's measured packets delivered, over
+    /// sources (Dally and Towles' throughput is a minimum over sources;
+    /// [`super::Stats::min_source_delivery`]).
+    pub min_source_delivery: f64,
     /// Uniform-traffic capacity, flits per host per cycle.
     pub capacity: f64,
     pub avg_latency: f64,
@@ -51,6 +55,7 @@ impl Summary {
             generated: st.generated_flits() as f64 / denom,
             accepted,
             accepted_fraction: accepted / sim.capacity(),
+            min_source_delivery: st.min_source_delivery(),
             capacity: sim.capacity(),
             avg_latency: st.latency().mean(),
             p50_latency: st.latency().quantile(0.5),
