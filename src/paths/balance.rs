@@ -22,7 +22,7 @@
 //! only fall, so a popped key that is still current is the true maximum).
 
 use super::pathset::PathSet;
-use super::select::Choice;
+use super::search::Choice;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 

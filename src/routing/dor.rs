@@ -43,6 +43,8 @@ use crate::topology::{PortId, SwitchId};
 /// Which way DOR goes when a torus offset is exactly k/2 (two minimal
 /// directions). The rule changes throughput on uniform, transpose and
 /// worst-case traffic (DOMAIN-NOTES), so it is a parameter.
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "lowercase")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TieRule {
     /// Always the + direction (BookSim's default).
@@ -54,26 +56,11 @@ pub enum TieRule {
     Parity,
 }
 
-impl TieRule {
-    pub const ACCEPTED: &'static str = "plus, random, parity";
-    pub fn parse(s: &str) -> Option<TieRule> {
-        match s {
-            "plus" => Some(TieRule::Plus),
-            "random" => Some(TieRule::Random),
-            "parity" => Some(TieRule::Parity),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            TieRule::Plus => "plus",
-            TieRule::Random => "random",
-            TieRule::Parity => "parity",
-        }
-    }
-}
+crate::spec_options::keyword_enum!(TieRule);
 
 /// How torus DOR assigns dateline classes to packets that do not wrap.
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "lowercase")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum VcClasses {
     /// Random class per packet and dimension (module docs).
@@ -83,22 +70,7 @@ pub enum VcClasses {
     Strict,
 }
 
-impl VcClasses {
-    pub const ACCEPTED: &'static str = "balanced, strict";
-    pub fn parse(s: &str) -> Option<VcClasses> {
-        match s {
-            "balanced" => Some(VcClasses::Balanced),
-            "strict" => Some(VcClasses::Strict),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            VcClasses::Balanced => "balanced",
-            VcClasses::Strict => "strict",
-        }
-    }
-}
+crate::spec_options::keyword_enum!(VcClasses);
 
 /// DOR on a torus or mesh (port `2d` is +d, `2d+1` is -d).
 ///

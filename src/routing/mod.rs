@@ -104,6 +104,8 @@ pub trait BufferView {
 
 /// How the simulator picks among a hop's candidates when allocating a
 /// virtual channel (BookSim's "selection function").
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "kebab-case")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Selection {
@@ -111,29 +113,13 @@ pub enum Selection {
     #[default]
     Fixed,
     /// The first candidate (in routing order) with a free virtual channel.
+    #[strum(to_string = "first-free", serialize = "first_free")]
     FirstFree,
     /// The free output virtual channel with the most credits (ties: first).
     Adaptive,
 }
 
-impl Selection {
-    pub const ACCEPTED: &'static str = "fixed, first-free, adaptive";
-    pub fn parse(s: &str) -> Option<Selection> {
-        match s {
-            "fixed" => Some(Selection::Fixed),
-            "first-free" | "first_free" => Some(Selection::FirstFree),
-            "adaptive" => Some(Selection::Adaptive),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Selection::Fixed => "fixed",
-            Selection::FirstFree => "first-free",
-            Selection::Adaptive => "adaptive",
-        }
-    }
-}
+crate::spec_options::keyword_enum!(Selection);
 
 /// A routing algorithm (or balancer) that the simulator consults.
 pub trait Routing: Send {
