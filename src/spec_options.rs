@@ -1,7 +1,9 @@
-//! One parser for the spec strings of topologies (`irregular:16:seed=3`),
-//! traffic (`hotspot:fraction=0.2:nodes=0,5`), path selection
-//! (`paths:udwm:sa:seed=3`) and routings (`dor:tie=random:classes=balanced`),
-//! and the keyword enums their values name.
+//! One parser for spec strings, and the keyword enums their values name.
+//! The topology (`irregular:16:seed=3`), traffic
+//! (`hotspot:fraction=0.2:nodes=0,5`) and path-selection
+//! (`paths:udwm:sa:seed=3`) specs use it; it also expresses the other
+//! routing specs (`dor:tie=random:classes=balanced`), which
+//! `routing/spec.rs` still splits by itself.
 //!
 //! A spec is `name[:positional...][:key=value...]`. [`Spec::split`] cuts it
 //! at `:` into its name and parts; [`Spec::options`] takes the first
@@ -12,19 +14,29 @@
 //! their own, which quotes the whole spec.
 //!
 //! ```
-//! use routelab::spec_options::Spec;
+//! use routelab::paths::{LegalKind, PathsSpec};
 //! use routelab::routing::TieRule;
+//! use routelab::spec_options::Spec;
 //!
-//! let spec = Spec::split("drb:tau=0.5:max-width=3:tie=random");
-//! assert_eq!(spec.name(), "drb");
-//! let o = spec.options(0, &["tau", "max-width", "tie", "supernode"]).unwrap();
-//! assert_eq!(o.f64("tau", 0.0..=1.0).unwrap(), Some(0.5));
-//! assert_eq!(o.u32("max-width", 1..=16).unwrap(), Some(3));
+//! let spec = Spec::split("dor:tie=random:classes=balanced");
+//! assert_eq!(spec.name(), "dor");
+//! let o = spec.options(0, &["tie", "classes"]).unwrap();
 //! assert_eq!(o.keyword::<TieRule>("tie").unwrap(), Some(TieRule::Random));
-//! assert_eq!(o.get("supernode"), None);
+//! assert_eq!(o.get("classes"), Some("balanced"));
 //!
-//! let e = o.u32("tau", 1..=16).unwrap_err();
-//! assert_eq!(e.to_string(), "tau `0.5`; accepted a whole number in 1..=16");
+//! let o = Spec::split("hotspot:fraction=0.2:nodes=0,5")
+//!     .options(0, &["fraction", "nodes"])
+//!     .unwrap();
+//! assert_eq!(o.f64("fraction", 0.0..=1.0).unwrap(), Some(0.2));
+//! assert_eq!(o.list::<u32>("nodes", "host ids").unwrap(), Some(vec![0, 5]));
+//! let e = o.u32("fraction", 1..=16).unwrap_err();
+//! assert_eq!(e.to_string(), "fraction `0.2`; accepted a whole number in 1..=16");
+//!
+//! // Positional parts first: `paths:LEGAL:SELECT[:key=value...]`.
+//! let o = Spec::split("paths:udwm:sa:seed=3").options(2, PathsSpec::KEYS).unwrap();
+//! assert_eq!(o.positional_keyword::<LegalKind>(0, "path routing").unwrap(), LegalKind::Udwm);
+//! assert_eq!(o.u64("seed", 0..=u64::MAX).unwrap(), Some(3));
+//!
 //! let e = Spec::split("dor:hops=2").options(0, &["tie", "classes"]).unwrap_err();
 //! assert_eq!(e.to_string(), "unknown option `hops` for `dor`; accepted tie, classes");
 //! ```
@@ -264,7 +276,7 @@ fn bad(key: &str, value: &str, accepted: &str) -> OptionError {
 }
 
 /// A keyword enum: the names its variants have in specs, scenario files and
-/// on the command line. Implemented by [`keyword_enum!`].
+/// on the command line. Implemented by `keyword_enum!`.
 pub trait Keyword: Copy + 'static {
     /// The canonical names, comma-separated (for messages).
     const ACCEPTED: &'static str;
@@ -324,7 +336,7 @@ macro_rules! keyword_enum {
 }
 pub(crate) use keyword_enum;
 
-/// Length of `names` joined with ", " (for [`keyword_enum!`]).
+/// Length of `names` joined with ", " (for `keyword_enum!`).
 #[doc(hidden)]
 pub const fn joined_len(names: &[&str]) -> usize {
     let mut len = 0;
@@ -336,7 +348,7 @@ pub const fn joined_len(names: &[&str]) -> usize {
     len
 }
 
-/// `names` joined with ", ", as bytes (for [`keyword_enum!`]).
+/// `names` joined with ", ", as bytes (for `keyword_enum!`).
 #[doc(hidden)]
 pub const fn join<const N: usize>(names: &[&str]) -> [u8; N] {
     let mut out = [0u8; N];
@@ -360,7 +372,7 @@ pub const fn join<const N: usize>(names: &[&str]) -> [u8; N] {
     out
 }
 
-/// A slice of `N` copyable values as an array (for [`keyword_enum!`]).
+/// A slice of `N` copyable values as an array (for `keyword_enum!`).
 #[doc(hidden)]
 pub const fn to_array<T: Copy, const N: usize>(items: &[T]) -> [T; N] {
     assert!(items.len() == N && N > 0);

@@ -1,4 +1,4 @@
-//! Crossing paths per channel and the objectives a search minimises.
+//! Crossing paths per channel and the value of each [`Objective`] on them.
 //!
 //! "Crossing paths" of a channel is the number of chosen routing paths that
 //! cross it (Villalobos et al. §2; Koibuchi et al. §4.3.1 and Tables 2-4,
@@ -8,8 +8,9 @@
 //!
 //! [`Load`] updates the counts, their sum of squares and a histogram (for
 //! the maximum) in O(1) per channel, so changing one pair's path costs
-//! O(length of the old and new path): the incremental move evaluation of
-//! issue 4.
+//! O(length of the old and new path), which is what lets simulated
+//! annealing and the genetic algorithm evaluate a move without recounting
+//! every channel.
 
 use super::pathset::PathSet;
 use super::search::{Choice, Objective};

@@ -42,7 +42,7 @@ use crate::topology::{PortId, SwitchId};
 
 /// Which way DOR goes when a torus offset is exactly k/2 (two minimal
 /// directions). The rule changes throughput on uniform, transpose and
-/// worst-case traffic (DOMAIN-NOTES), so it is a parameter.
+/// worst-case traffic, so it is a parameter.
 #[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
 #[strum(serialize_all = "lowercase")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

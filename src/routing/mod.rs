@@ -1,18 +1,24 @@
 //! Routing: which output ports and virtual channels a packet may take.
 //!
-//! Two shapes share one trait, as the papers need both:
-//! - chosen at the source ([`Routing::at_source`]): a full route, waypoints
-//!   or an intermediate node stored in the packet's [`RouteState`]
-//!   (static tables from path selection, Valiant/ROMM/RLB intermediates, DRB
-//!   multi-step paths);
-//! - chosen per hop ([`Routing::route`]): the set of candidates a routing
-//!   function allows at this switch, in preference order; the simulator's
-//!   [`Selection`] policy then picks one with local buffer state (adaptive
-//!   and greedy balancers), or the routing orders them itself by looking at
-//!   the [`BufferView`].
+//! The routings today: dimension order on tori and meshes and e-cube on
+//! hypercubes ([`CubeDor`], [`Ecube`]), minimal midimew routing
+//! ([`MidimewMinimal`]), D-mod-k on fat trees ([`DModK`]), up*/down*
+//! ([`UpDown`]), and the static tables of path selection
+//! ([`SourceRouted`]), each built from a spec string by [`RoutingSpec`].
 //!
-//! [`Routing::on_delivery`] is the feedback hook: DRB's latency monitoring
-//! acknowledges each delivered packet back to its source.
+//! Two shapes share one trait:
+//! - decided at the source ([`Routing::at_source`]), kept in the packet's
+//!   [`RouteState`]: the chosen path of a path-selection table, DOR's
+//!   per-packet tie and class draws, the midimew jump counts;
+//! - decided per hop ([`Routing::route`]): the candidates a routing allows
+//!   at this switch, in preference order; the simulator's [`Selection`]
+//!   policy then picks one with local buffer state (`adaptive` takes the
+//!   free output virtual channel with the most credits). A routing may also
+//!   order the candidates itself by looking at the [`BufferView`]; none of
+//!   today's does.
+//!
+//! [`Routing::on_delivery`] reports each delivered packet's latency back to
+//! the routing, for routings that adapt to it; none of today's uses it.
 //!
 //! Ejection is not the routing's business: at the destination switch the
 //! simulator sends the packet to its host.

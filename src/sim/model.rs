@@ -1,7 +1,8 @@
 //! The switch model interface: what the engine asks of a network of switches
-//! each cycle. The input-queued virtual-channel router is the default
-//! ([`super::InputQueued`]); the fat-tree paper's node-level shared buffer
-//! with per-slice `bw_in` / `bw_out` is another model behind the same trait.
+//! each cycle. The input-queued virtual-channel router
+//! ([`super::InputQueued`]) is the only model today; another one (such as
+//! the fat-tree paper's node-level shared buffer with per-slice `bw_in` /
+//! `bw_out`, not implemented) would implement this trait.
 
 use super::packet::PacketSlab;
 use super::stats::Stats;

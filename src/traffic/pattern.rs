@@ -1,5 +1,5 @@
 //! Traffic patterns: who sends to whom (Dally and Towles §3.2; DRB §5;
-//! Singh's thesis §2; DOMAIN-NOTES).
+//! Singh's thesis §2).
 //!
 //! Patterns act on host ids `0..N`. With b = log2 N bits and s_i the i-th
 //! bit of the source:
