@@ -22,6 +22,7 @@ pub mod rng;
 pub mod routing;
 pub mod scenario;
 pub mod sim;
+pub mod spec_options;
 pub mod topology;
 pub mod traffic;
 

@@ -25,7 +25,7 @@
 //! virtual channel the path uses on it). All paths of a pair have the same
 //! length. Pairs are numbered source-major: [`pair_index`].
 
-use super::PathError;
+use super::error::PathError;
 use super::legal::{LegalKind, Legality};
 use crate::topology::{ChannelId, Endpoint, Network, PortId, SwitchId};
 use std::ops::Range;

@@ -4,7 +4,7 @@
 //! where d is the destination host id; going down is unique. Up then down
 //! only, so it is deadlock-free on any number of virtual channels.
 
-use super::registry::{Family, RoutingBuild, RoutingKind, no_options};
+use super::kind::{Family, RoutingBuild, RoutingKind, options};
 use super::{Candidates, Hop, Routing};
 use crate::topology::{Network, PortId, Shape};
 
@@ -15,7 +15,7 @@ pub(super) const KIND: RoutingKind = RoutingKind {
     summary: "D-mod-k on fat trees: uplink chosen by the destination",
     families: &[Family::Static],
     parse: |parts| {
-        no_options("dmodk", parts)?;
+        options("dmodk", parts, &[])?;
         Ok(Box::new(DModKSpec))
     },
     examples: &["dmodk"],

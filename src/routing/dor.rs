@@ -36,8 +36,8 @@
 //! Needs V >= 2 on tori. Meshes and hypercubes are acyclic under dimension
 //! order and use every virtual channel.
 
+use super::kind::{Family, RoutingBuild, RoutingKind, options};
 use super::midimew::MidimewMinimal;
-use super::registry::{Family, RoutingBuild, RoutingKind, key_values};
 use super::{Candidates, Hop, PacketInfo, RouteState, Routing, Source};
 use crate::topology::cube::Geometry;
 use crate::topology::{Network, Shape};
@@ -49,28 +49,17 @@ pub(super) const KIND: RoutingKind = RoutingKind {
     summary: "dimension order: DOR on tori and meshes, e-cube on hypercubes, the minimal rule on midimew",
     families: &[Family::Static, Family::Oblivious],
     parse: |parts| {
-        let mut spec = DorSpec {
-            tie: TieRule::Plus,
-            classes: VcClasses::Strict,
-        };
-        for (k, v) in key_values(parts)? {
-            match k {
-                "tie" => {
-                    spec.tie = TieRule::parse(v)
-                        .ok_or_else(|| format!("tie `{v}`; accepted {}", TieRule::ACCEPTED))?
-                }
-                "classes" => {
-                    spec.classes = VcClasses::parse(v)
-                        .ok_or_else(|| format!("classes `{v}`; accepted {}", VcClasses::ACCEPTED))?
-                }
-                _ => {
-                    return Err(format!(
-                        "`dor` takes no option `{k}`; accepted tie, classes"
-                    ));
-                }
-            }
-        }
-        Ok(Box::new(spec))
+        let o = options("dor", parts, &["tie", "classes"])?;
+        Ok(Box::new(DorSpec {
+            tie: o
+                .keyword("tie")
+                .map_err(|e| e.to_string())?
+                .unwrap_or_default(),
+            classes: o
+                .keyword("classes")
+                .map_err(|e| e.to_string())?
+                .unwrap_or_default(),
+        }))
     },
     examples: &["dor", "dor:tie=random", "dor:tie=parity:classes=balanced"],
 };
@@ -134,7 +123,9 @@ impl RoutingBuild for DorSpec {
 
 /// Which way DOR goes when a torus offset is exactly k/2 (two minimal
 /// directions). The rule changes throughput on uniform, transpose and
-/// worst-case traffic (DOMAIN-NOTES), so it is a parameter.
+/// worst-case traffic, so it is a parameter.
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "lowercase")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TieRule {
     /// Always the + direction (BookSim's default).
@@ -146,26 +137,11 @@ pub enum TieRule {
     Parity,
 }
 
-impl TieRule {
-    pub const ACCEPTED: &'static str = "plus, random, parity";
-    pub fn parse(s: &str) -> Option<TieRule> {
-        match s {
-            "plus" => Some(TieRule::Plus),
-            "random" => Some(TieRule::Random),
-            "parity" => Some(TieRule::Parity),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            TieRule::Plus => "plus",
-            TieRule::Random => "random",
-            TieRule::Parity => "parity",
-        }
-    }
-}
+crate::spec_options::keyword_enum!(TieRule);
 
 /// How torus DOR assigns dateline classes to packets that do not wrap.
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "lowercase")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum VcClasses {
     /// Random class per packet and dimension (module docs).
@@ -175,22 +151,7 @@ pub enum VcClasses {
     Strict,
 }
 
-impl VcClasses {
-    pub const ACCEPTED: &'static str = "balanced, strict";
-    pub fn parse(s: &str) -> Option<VcClasses> {
-        match s {
-            "balanced" => Some(VcClasses::Balanced),
-            "strict" => Some(VcClasses::Strict),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            VcClasses::Balanced => "balanced",
-            VcClasses::Strict => "strict",
-        }
-    }
-}
+crate::spec_options::keyword_enum!(VcClasses);
 
 /// DOR on a torus or mesh (port `2d` is +d, `2d+1` is -d).
 ///

@@ -1,7 +1,9 @@
-//! Minimal routing on midimew (DRB §4; DOMAIN-NOTES): write the offset
-//! `dst - src (mod N)` as `x·b + y·(b-1)` with minimal `|x| + |y|` (ties:
-//! smaller `|x|`, then positive x), computed once at the source; take the
-//! `b` jumps first, then the `b-1` jumps.
+//! Minimal routing on midimew (DRB §4), the circulant graph on N nodes with
+//! jumps b and b-1, b = ceil(sqrt(N/2)) (node i links to i ± b and
+//! i ± (b-1) mod N): write the offset `dst - src (mod N)` as
+//! `x·b + y·(b-1)` with minimal `|x| + |y|` (ties: smaller `|x|`, then
+//! positive x), computed once at the source; take the `b` jumps first, then
+//! the `b-1` jumps.
 //!
 //! Deadlock freedom: each jump type is a set of rings, so a dateline rule per
 //! jump type applies: a packet that will still wrap past node 0 in its

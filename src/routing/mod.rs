@@ -31,12 +31,14 @@ mod candidates;
 mod dmodk;
 mod dor;
 mod feedback;
+mod kind;
 mod midimew;
 mod minimal;
 mod oblivious;
 pub mod registry;
 mod source_routed;
 mod spec;
+mod state;
 mod updown;
 mod walk;
 
@@ -49,45 +51,12 @@ pub use oblivious::{Law, Oblivious, ObliviousSpec, Plan};
 pub use registry::{Family, RoutingBuild, RoutingKind};
 pub use source_routed::SourceRouted;
 pub use spec::{RoutingError, RoutingSpec};
+pub use state::{PacketInfo, RouteState};
 pub use updown::{UpDown, UpDownSpec, UpDownTables};
 pub use walk::{Step, WalkError, walk};
 
 use crate::rng::SimRng;
-use crate::topology::{HostId, PortId, SwitchId};
-
-/// Routing state carried in a packet. Its meaning belongs to the routing
-/// that created it; the engine only copies it into the packet's
-/// [`Feedback`]. 24 bytes, so a packet stays within one cache line.
-///
-/// Room for a two-phase route on a torus of up to 8 dimensions (an
-/// intermediate node in `via[0]`, a direction bit per dimension and two
-/// dimension orders of 8 × 3 bits in `tag` and `aux`), or a three-step
-/// route through two waypoints (`via[0]`, `via[1]`) with the index of the
-/// path taken in `path`, which the routing gets back in its feedback.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(C)]
-pub struct RouteState {
-    /// Phase or step of a multi-phase route.
-    pub phase: u8,
-    /// Hops taken so far (source routing).
-    pub hop: u16,
-    /// Which of the routing's paths the packet took.
-    pub path: u16,
-    pub tag: u32,
-    pub aux: u32,
-    /// Waypoints (intermediate nodes), routing-defined.
-    pub via: [u32; 2],
-}
-
-/// What a routing knows about a packet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PacketInfo {
-    pub src_host: HostId,
-    pub dst_host: HostId,
-    pub src_switch: SwitchId,
-    pub dst_switch: SwitchId,
-    pub flits: u16,
-}
+use crate::topology::{PortId, SwitchId};
 
 /// Local state a per-hop decision may look at.
 pub trait BufferView {
@@ -126,6 +95,8 @@ pub struct Hop<'a> {
 
 /// How the simulator picks among a hop's candidates when allocating a
 /// virtual channel (BookSim's "selection function").
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "kebab-case")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Selection {
@@ -133,29 +104,13 @@ pub enum Selection {
     #[default]
     Fixed,
     /// The first candidate (in routing order) with a free virtual channel.
+    #[strum(to_string = "first-free", serialize = "first_free")]
     FirstFree,
     /// The free output virtual channel with the most credits (ties: first).
     Adaptive,
 }
 
-impl Selection {
-    pub const ACCEPTED: &'static str = "fixed, first-free, adaptive";
-    pub fn parse(s: &str) -> Option<Selection> {
-        match s {
-            "fixed" => Some(Selection::Fixed),
-            "first-free" | "first_free" => Some(Selection::FirstFree),
-            "adaptive" => Some(Selection::Adaptive),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Selection::Fixed => "fixed",
-            Selection::FirstFree => "first-free",
-            Selection::Adaptive => "adaptive",
-        }
-    }
-}
+crate::spec_options::keyword_enum!(Selection);
 
 /// A routing algorithm (or balancer) that the simulator consults.
 pub trait Routing: Send {

@@ -50,7 +50,7 @@
 //! 12 on a 3-D one); on a mesh half of those. Beyond the minimum the VCs are
 //! split evenly between classes (`V / classes` each; the remainder unused).
 
-use super::registry::{Family, RoutingBuild, RoutingKind, key_values, no_options};
+use super::kind::{Family, RoutingBuild, RoutingKind, options};
 use super::{Candidates, Hop, PacketInfo, RouteState, Routing, Source};
 use crate::rng::{SimRng, below};
 use crate::topology::cube::Geometry;
@@ -108,7 +108,7 @@ pub(super) const RDOR: RoutingKind = RoutingKind {
     summary: "randomised dimension order, minimal (Singh's MIN beyond one dimension)",
     families: &[Family::Oblivious],
     parse: |parts| {
-        no_options("rdor", parts)?;
+        options("rdor", parts, &[])?;
         Ok(Box::new(ObliviousSpec { law: Law::Rdor }))
     },
     examples: &["rdor"],
@@ -121,7 +121,7 @@ pub(super) const VAL: RoutingKind = RoutingKind {
     summary: "Valiant: a uniformly random intermediate node, minimal in both phases",
     families: &[Family::Oblivious],
     parse: |parts| {
-        no_options("val", parts)?;
+        options("val", parts, &[])?;
         Ok(Box::new(ObliviousSpec { law: Law::Val }))
     },
     examples: &["val"],
@@ -134,15 +134,12 @@ pub(super) const ROMM: RoutingKind = RoutingKind {
     summary: "ROMM: an intermediate node in the minimal box",
     families: &[Family::Oblivious],
     parse: |parts| {
-        let mut random_order = false;
-        for (k, v) in key_values(parts)? {
-            match (k, v) {
-                ("order", "xy") => random_order = false,
-                ("order", "random") => random_order = true,
-                ("order", _) => return Err(format!("order `{v}`; accepted xy, random")),
-                _ => return Err(format!("`romm` takes no option `{k}`; accepted order")),
-            }
-        }
+        let o = options("romm", parts, &["order"])?;
+        let random_order = match o.get("order") {
+            None | Some("xy") => false,
+            Some("random") => true,
+            Some(v) => return Err(format!("order `{v}`; accepted xy, random")),
+        };
         Ok(Box::new(ObliviousSpec {
             law: Law::Romm { random_order },
         }))
@@ -157,7 +154,7 @@ pub(super) const RLB: RoutingKind = RoutingKind {
     summary: "Randomized Local Balance: the long way with probability Δ/k (tori)",
     families: &[Family::Oblivious],
     parse: |parts| {
-        no_options("rlb", parts)?;
+        options("rlb", parts, &[])?;
         Ok(Box::new(ObliviousSpec { law: Law::Rlb }))
     },
     examples: &["rlb"],
@@ -170,7 +167,7 @@ pub(super) const RLBTH: RoutingKind = RoutingKind {
     summary: "RLB with a threshold: always the short way when Δ < k/4 (tori)",
     families: &[Family::Oblivious],
     parse: |parts| {
-        no_options("rlbth", parts)?;
+        options("rlbth", parts, &[])?;
         Ok(Box::new(ObliviousSpec { law: Law::RlbTh }))
     },
     examples: &["rlbth"],

@@ -8,7 +8,7 @@
 //! the path dictates (its VC rule is what makes it deadlock-free); under
 //! plain up*/down* any virtual channel (every class is deadlock-free).
 
-use super::registry::{Family, RoutingBuild, RoutingKind};
+use super::kind::{Family, RoutingBuild, RoutingKind};
 use super::{Candidates, Hop, Routing, Source};
 use crate::paths::{Algorithm, LegalKind, PathsSpec, RouteTables, pair_index};
 use crate::topology::{Network, PortId};

@@ -6,43 +6,37 @@ use crate::routing::Selection;
 use serde::{Deserialize, Serialize};
 
 /// How a packet's flits cross a switch (Dally and Towles ch. 12-13).
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "lowercase")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Switching {
     /// The whole packet is buffered at a switch before its head leaves, and
     /// the next buffer must have room for all of it.
     #[serde(rename = "saf", alias = "store_and_forward")]
+    #[strum(
+        to_string = "saf",
+        serialize = "store-and-forward",
+        serialize = "store_and_forward"
+    )]
     StoreAndForward,
     /// The head may leave before the tail arrives, but only into a buffer
     /// with room for the whole packet.
     #[serde(rename = "vct", alias = "virtual_cut_through")]
+    #[strum(
+        to_string = "vct",
+        serialize = "virtual-cut-through",
+        serialize = "virtual_cut_through"
+    )]
     VirtualCutThrough,
     /// Flit by flit: a free virtual channel is enough; the packet may span
     /// several switches.
     #[default]
     #[serde(rename = "wormhole")]
+    #[strum(to_string = "wormhole", serialize = "wh")]
     Wormhole,
 }
 
-impl Switching {
-    pub const ACCEPTED: &'static str = "saf, vct, wormhole";
-    pub fn parse(s: &str) -> Option<Switching> {
-        match s {
-            "saf" | "store-and-forward" | "store_and_forward" => Some(Switching::StoreAndForward),
-            "vct" | "virtual-cut-through" | "virtual_cut_through" => {
-                Some(Switching::VirtualCutThrough)
-            }
-            "wormhole" | "wh" => Some(Switching::Wormhole),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Switching::StoreAndForward => "saf",
-            Switching::VirtualCutThrough => "vct",
-            Switching::Wormhole => "wormhole",
-        }
-    }
-}
+crate::spec_options::keyword_enum!(Switching);
 
 /// Which input port a switch serves first each cycle in VC allocation, and
 /// so which port wins an output VC that several want. Dally and Towles
@@ -62,6 +56,8 @@ impl Switching {
 ///   the same ring holds 0.23.
 ///
 /// The choice changes results past saturation, hence a parameter.
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "snake_case")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PortPriority {
@@ -70,22 +66,7 @@ pub enum PortPriority {
     Random,
 }
 
-impl PortPriority {
-    pub const ACCEPTED: &'static str = "rotating, random";
-    pub fn parse(s: &str) -> Option<PortPriority> {
-        match s {
-            "rotating" => Some(PortPriority::Rotating),
-            "random" => Some(PortPriority::Random),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            PortPriority::Rotating => "rotating",
-            PortPriority::Random => "random",
-        }
-    }
-}
+crate::spec_options::keyword_enum!(PortPriority);
 
 /// Which switch model moves packets between buffers (a scenario's
 /// `switch_model`).

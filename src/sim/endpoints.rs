@@ -10,7 +10,7 @@
 //! recording methods; it never touches a packet's statistics itself.
 
 use super::acknowledge::{Acks, Pending};
-use super::model::{QueuedPacket, SimError};
+use super::error::SimError;
 use super::packet::{ACK_EPOCH, Packet, PacketSlab};
 use super::stats::{DeliveredPacket, Stats};
 use super::watchdog::Watchdog;
@@ -23,6 +23,13 @@ use crate::topology::{Network, PortId, SwitchId};
 use crate::traffic::{Arrivals, Pattern, Process};
 use std::collections::VecDeque;
 use std::sync::Arc;
+
+/// A packet waiting in a host's source queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueuedPacket {
+    pub dst: u32,
+    pub gen_cycle: u64,
+}
 
 /// Traffic parameters of a run.
 #[derive(Clone, Debug)]

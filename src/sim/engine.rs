@@ -5,11 +5,12 @@
 use super::acknowledge::Acks;
 use super::config::{MeasureConfig, RouterConfig, SwitchModelKind};
 use super::endpoints::{Endpoints, TrafficConfig};
+use super::error::SimError;
 use super::input_queued::InputQueued;
-use super::model::{PortOccupancy, SimError, SwitchModel};
+use super::model::{PortOccupancy, SwitchModel};
 use super::output_queued::OutputQueued;
 use super::stats::{Stats, WindowSample};
-use super::summary::Summary;
+use super::summary::{RunInfo, Summary};
 use crate::routing::{Routing, RoutingError, RoutingSpec};
 use crate::topology::{Network, capacity_per_host};
 use std::sync::Arc;
@@ -394,7 +395,19 @@ impl Simulation {
 
     /// The measured results so far.
     pub fn summary(&self) -> Summary {
-        Summary::of(self)
+        Summary::of(
+            self.stats(),
+            RunInfo {
+                topology: self.net.spec(),
+                routing: self.routing_name(),
+                offered: self.load(),
+                capacity: self.capacity,
+                hosts: self.net.num_hosts(),
+                now: self.now,
+                in_flight_packets: self.in_flight_packets() as u64,
+                queued_packets: self.queued_packets(),
+            },
+        )
     }
 
     /// The current routing's own per-channel quantity (e.g. crossing paths

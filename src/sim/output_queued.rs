@@ -30,7 +30,8 @@
 
 use super::config::{RouterConfig, Switching};
 use super::endpoints::Endpoints;
-use super::model::{SimError, SwitchModel};
+use super::error::SimError;
+use super::model::SwitchModel;
 use super::timewheel::TimeWheel;
 use crate::routing::{BufferView, Candidates, Selection};
 use crate::topology::{ChannelKind, Endpoint, Network, PortId, SwitchId};

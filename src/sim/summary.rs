@@ -1,6 +1,6 @@
 //! The measured results of a run, as printed by `routelab sim`.
 
-use super::engine::Simulation;
+use super::stats::Stats;
 use serde::Serialize;
 
 /// Results over the measured cycles (after the warm-up).
@@ -42,21 +42,36 @@ pub struct Summary {
     pub measured_cycles: u64,
 }
 
+/// What a summary needs of a run besides its statistics.
+pub struct RunInfo<'a> {
+    pub topology: &'a str,
+    pub routing: String,
+    /// Offered load, flits per host per cycle.
+    pub offered: f64,
+    /// Capacity, flits per host per cycle.
+    pub capacity: f64,
+    pub hosts: usize,
+    /// Cycles simulated.
+    pub now: u64,
+    pub in_flight_packets: u64,
+    pub queued_packets: u64,
+}
+
 impl Summary {
-    pub fn of(sim: &Simulation) -> Summary {
-        let st = sim.stats();
-        let measured = sim.now().saturating_sub(st.measure_start());
-        let denom = (sim.network().num_hosts() as f64 * measured as f64).max(1.0);
+    /// The summary of a run's statistics.
+    pub fn of(st: &Stats, run: RunInfo<'_>) -> Summary {
+        let measured = run.now.saturating_sub(st.measure_start());
+        let denom = (run.hosts as f64 * measured as f64).max(1.0);
         let accepted = st.delivered_flits() as f64 / denom;
         Summary {
-            topology: sim.network().spec().to_string(),
-            routing: sim.routing_name(),
-            offered: sim.load(),
+            topology: run.topology.to_string(),
+            routing: run.routing,
+            offered: run.offered,
             generated: st.generated_flits() as f64 / denom,
             accepted,
-            accepted_fraction: accepted / sim.capacity(),
+            accepted_fraction: accepted / run.capacity,
             min_source_delivery: st.min_source_delivery(),
-            capacity: sim.capacity(),
+            capacity: run.capacity,
             avg_latency: st.latency().mean(),
             p50_latency: st.latency().quantile(0.5),
             p99_latency: st.latency().quantile(0.99),
@@ -68,9 +83,9 @@ impl Summary {
             },
             injected_packets: st.injected_packets(),
             delivered_packets: st.delivered_packets(),
-            in_flight_packets: sim.in_flight_packets() as u64,
-            queued_packets: sim.queued_packets(),
-            cycles: sim.now(),
+            in_flight_packets: run.in_flight_packets,
+            queued_packets: run.queued_packets,
+            cycles: run.now,
             measured_cycles: measured,
         }
     }

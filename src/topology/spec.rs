@@ -3,7 +3,9 @@
 //! `fattree:4`, `irregular:16:seed=3`, `irregular:32:ports=8:hosts=4:seed=1`,
 //! `file:PATH`. Cube-like kinds accept `:hosts=H` (hosts per switch, default 1).
 
+use super::error::TopologyError;
 use super::{Network, cube, fat_tree, hypercube, irregular, midimew};
+use crate::spec_options::{OptionError, Spec};
 use std::fmt;
 use std::str::FromStr;
 
@@ -11,23 +13,6 @@ use std::str::FromStr;
 pub const ACCEPTED: &str = "torus:KxK[xK..] (k>=3), mesh:KxK[xK..] (k>=2), hypercube:N (1..=16), \
 midimew:N (N>=5), fattree:K (even K, 2..=64), irregular:N[:ports=P][:hosts=H][:seed=S], file:PATH; \
 torus/mesh/hypercube/midimew also take :hosts=H";
-
-/// A topology that could not be built.
-#[derive(Debug, thiserror::Error, PartialEq)]
-pub enum TopologyError {
-    #[error("topology `{spec}`: {problem}; accepted: {accepted}")]
-    Invalid {
-        spec: String,
-        problem: String,
-        accepted: String,
-    },
-    #[error("topology file `{path}` line {line}: {problem}")]
-    File {
-        path: String,
-        line: usize,
-        problem: String,
-    },
-}
 
 /// A parsed topology spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,47 +72,27 @@ impl FromStr for TopologySpec {
                 path: path.to_string(),
             });
         }
-        let mut parts = spec.split(':');
-        let kind = parts.next().unwrap_or("");
-        let size = parts
-            .next()
-            .ok_or_else(|| invalid(spec, format!("`{kind}` needs a size after `:`")))?;
-        let mut opts: Vec<(&str, &str)> = Vec::new();
-        for p in parts {
-            let (k, v) = p
-                .split_once('=')
-                .ok_or_else(|| invalid(spec, format!("option `{p}` is not key=value")))?;
-            opts.push((k, v));
-        }
-        let mut hosts = None;
-        let mut ports = None;
-        let mut seed = None;
-        for &(k, v) in &opts {
-            match k {
-                "hosts" => hosts = Some(parse_u32(spec, "hosts", v)?),
-                "ports" if kind == "irregular" => ports = Some(parse_u32(spec, "ports", v)?),
-                "seed" if kind == "irregular" => {
-                    seed =
-                        Some(v.parse::<u64>().map_err(|_| {
-                            invalid(spec, format!("seed `{v}` is not a whole number"))
-                        })?)
-                }
-                _ => return Err(invalid(spec, format!("unknown option `{k}` for `{kind}`"))),
-            }
-        }
-        if kind == "fattree" && hosts.is_some() {
-            return Err(invalid(
+        let parts = Spec::split(spec);
+        let kind = parts.name();
+        let keys: &[&str] = match kind {
+            "torus" | "mesh" | "hypercube" | "midimew" => &["hosts"],
+            "irregular" => &["ports", "hosts", "seed"],
+            "fattree" => &[],
+            _ => return Err(invalid(spec, format!("unknown kind `{kind}`"))),
+        };
+        let opts = parts.options(1, keys).map_err(|e| match e {
+            OptionError::UnknownKey { key, .. } if kind == "fattree" && key == "hosts" => invalid(
                 spec,
                 "fattree has k/2 hosts per access switch; no hosts= option",
-            ));
-        }
-        let hosts_cube = hosts.unwrap_or(1);
-        if !(1..=64).contains(&hosts_cube) && kind != "irregular" {
-            return Err(invalid(
-                spec,
-                format!("hosts={hosts_cube}; accepted 1..=64"),
-            ));
-        }
+            ),
+            e => invalid(spec, e.to_string()),
+        })?;
+        let size = opts
+            .positional(0)
+            .ok_or_else(|| invalid(spec, format!("`{kind}` needs a size after `:`")))?;
+        let opt = |e: OptionError| invalid(spec, e.to_string());
+        // Hosts per switch of the cube-like kinds (irregular checks its own).
+        let hosts_cube = || Ok(opts.u32("hosts", 1..=64).map_err(opt)?.unwrap_or(1));
         let radix = |min: u32| -> Result<Vec<u32>, TopologyError> {
             let r: Vec<u32> = size
                 .split('x')
@@ -145,11 +110,11 @@ impl FromStr for TopologySpec {
         let parsed = match kind {
             "torus" => TopologySpec::Torus {
                 radix: radix(3)?,
-                hosts: hosts_cube,
+                hosts: hosts_cube()?,
             },
             "mesh" => TopologySpec::Mesh {
                 radix: radix(2)?,
-                hosts: hosts_cube,
+                hosts: hosts_cube()?,
             },
             "hypercube" => {
                 let n = parse_u32(spec, "dimension", size)?;
@@ -158,7 +123,7 @@ impl FromStr for TopologySpec {
                 }
                 TopologySpec::Hypercube {
                     n,
-                    hosts: hosts_cube,
+                    hosts: hosts_cube()?,
                 }
             }
             "midimew" => {
@@ -168,7 +133,7 @@ impl FromStr for TopologySpec {
                 }
                 TopologySpec::Midimew {
                     n,
-                    hosts: hosts_cube,
+                    hosts: hosts_cube()?,
                 }
             }
             "fattree" => {
@@ -183,12 +148,12 @@ impl FromStr for TopologySpec {
             }
             "irregular" => {
                 let n = parse_u32(spec, "switch count", size)?;
-                let ports = ports.unwrap_or(8);
-                let hosts = hosts.unwrap_or(4);
+                let ports = opts.u32("ports", 1..=255).map_err(opt)?.unwrap_or(8);
+                let hosts = opts.u32("hosts", 0..=u32::MAX).map_err(opt)?.unwrap_or(4);
                 if !(2..=65536).contains(&n) {
                     return Err(invalid(spec, format!("{n} switches; accepted 2..=65536")));
                 }
-                if ports > 255 || hosts >= ports {
+                if hosts >= ports {
                     return Err(invalid(
                         spec,
                         format!("ports={ports} hosts={hosts}; need hosts < ports <= 255"),
@@ -211,7 +176,7 @@ impl FromStr for TopologySpec {
                     n,
                     ports,
                     hosts,
-                    seed: seed.unwrap_or(1),
+                    seed: opts.u64("seed", 0..=u64::MAX).map_err(opt)?.unwrap_or(1),
                 }
             }
             _ => return Err(invalid(spec, format!("unknown kind `{kind}`"))),
@@ -257,6 +222,15 @@ impl fmt::Display for TopologySpec {
             } => write!(f, "irregular:{n}:ports={ports}:hosts={hosts}:seed={seed}"),
             TopologySpec::File { path } => write!(f, "file:{path}"),
         }
+    }
+}
+
+impl Network {
+    /// Build a network from a spec string such as `torus:8x8`. (Here rather
+    /// than beside the type so that the type does not depend on the
+    /// builders, which depend on it.)
+    pub fn from_spec(spec: &str) -> Result<Network, TopologyError> {
+        spec.parse::<TopologySpec>()?.build()
     }
 }
 
@@ -341,6 +315,15 @@ mod tests {
             ("irregular:5:ports=5:hosts=2", "must be even"),
             ("torus:8x8:foo=1", "unknown option"),
             ("torus:8xq", "not a whole number"),
+            ("torus:8x8:hosts=1:hosts=2", "`hosts` is given twice"),
+            (
+                "torus:8x8:hosts=65",
+                "hosts `65`; accepted a whole number in 1..=64",
+            ),
+            ("torus:8x8:2", "option `2` is not key=value"),
+            ("fattree:4:hosts=2", "no hosts= option"),
+            ("fattree:4:seed=2", "`fattree` takes no options"),
+            ("irregular:16:ports=256", "ports `256`"),
         ] {
             let e = s.parse::<TopologySpec>().unwrap_err().to_string();
             assert!(e.contains(needle), "{s}: {e}");

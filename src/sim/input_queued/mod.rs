@@ -31,7 +31,8 @@ mod unchecked;
 
 use super::config::{PortPriority, RouterConfig, Switching};
 use super::endpoints::Endpoints;
-use super::model::{PortOccupancy, SimError, SwitchModel};
+use super::error::SimError;
+use super::model::{PortOccupancy, SwitchModel};
 use super::timewheel::TimeWheel;
 use crate::routing::{BufferView, Candidates, Selection};
 use crate::topology::{ChannelKind, Endpoint, Network, PortId};
