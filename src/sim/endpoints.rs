@@ -49,6 +49,11 @@ pub struct Next {
     pub flits: u16,
 }
 
+/// A head could not be routed; the details wait in the endpoint layer
+/// ([`Endpoints::take_fault`]), so the hot path only tests a unit error.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Faulted;
+
 /// Why a head could not be routed.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum RouteFault {
@@ -92,6 +97,8 @@ pub struct Endpoints {
     /// path skips the feedback work entirely).
     any_feedback: bool,
     watchdog: Watchdog,
+    /// The last routing fault, until the switch model reports it.
+    fault: Option<RouteFault>,
 }
 
 impl Endpoints {
@@ -122,6 +129,7 @@ impl Endpoints {
             any_feedback: false,
             data_vcs: 0,
             watchdog: Watchdog::new(watchdog_cycles),
+            fault: None,
             packet_flits,
             traffic,
             net,
@@ -328,7 +336,7 @@ impl Endpoints {
     /// VC range inside the packet's class (`0..data_vcs` for data, up to
     /// `vcs` for acknowledgements).
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     pub(crate) fn route(
         &mut self,
         id: u32,
@@ -339,7 +347,7 @@ impl Endpoints {
         ports: usize,
         vcs: u8,
         out: &mut Candidates,
-    ) -> Result<(), RouteFault> {
+    ) -> Result<(), Faulted> {
         let pkt = self.packets.get_mut(id);
         // Hops are counted here, where the packet is at hand anyway: once
         // per switch its head is routed at.
@@ -357,11 +365,12 @@ impl Endpoints {
             match self.acks.routing() {
                 Some((r, rng)) => (r, rng, vcs),
                 None => {
-                    return Err(RouteFault::NoRoute {
+                    self.fault = Some(RouteFault::NoRoute {
                         switch: at,
                         epoch,
                         dst: pkt.info.dst_switch,
                     });
+                    return Err(Faulted);
                 }
             }
         } else {
@@ -384,26 +393,43 @@ impl Endpoints {
             out,
         );
         if out.is_empty() {
-            return Err(RouteFault::NoRoute {
-                switch: at,
-                epoch,
-                dst: pkt.info.dst_switch,
-            });
+            {
+                self.fault = Some(RouteFault::NoRoute {
+                    switch: at,
+                    epoch,
+                    dst: pkt.info.dst_switch,
+                });
+                return Err(Faulted);
+            }
         }
         if let Some(candidate) = out.first_invalid(ports, limit) {
-            return Err(RouteFault::BadCandidate {
-                switch: at,
-                epoch,
-                candidate,
-                ports,
-                vcs: limit,
-            });
+            {
+                self.fault = Some(RouteFault::BadCandidate {
+                    switch: at,
+                    epoch,
+                    candidate,
+                    ports,
+                    vcs: limit,
+                });
+                return Err(Faulted);
+            }
         }
         Ok(())
     }
 
-    /// The error a routing fault stops the run with.
-    pub(crate) fn fault_error(&self, f: RouteFault) -> SimError {
+    /// The error the last routing fault stops the run with.
+    pub(crate) fn take_fault(&mut self) -> SimError {
+        match self.fault.take() {
+            Some(f) => self.fault_error(f),
+            None => SimError::NoRoute {
+                routing: "unknown".into(),
+                switch: 0,
+                dst: 0,
+            },
+        }
+    }
+
+    fn fault_error(&self, f: RouteFault) -> SimError {
         let name = |epoch: u16| {
             if epoch == ACK_EPOCH {
                 "acknowledgements".to_string()
@@ -442,8 +468,9 @@ impl Endpoints {
     /// input buffer (blocked cycles, [`Feedback::blocked_cycles`]).
     #[inline]
     pub fn head_left(&mut self, id: u32, waited: u64) {
+        // Waits are below 2^30 cycles (the flit's arrival stamp), so they fit.
         let p = self.packets.get_mut(id);
-        p.blocked = p.blocked.saturating_add(waited.min(u32::MAX as u64) as u32);
+        p.blocked = p.blocked.saturating_add(waited as u32);
     }
 
     /// A flit left on `channel` (a head after `waited` cycles in its
@@ -470,6 +497,7 @@ impl Endpoints {
     /// A flit of packet `id` reached its destination host in cycle `now`;
     /// `tail` for the last one. The packet's statistics are recorded, its
     /// feedback started, and it leaves the slab with its tail.
+    #[inline]
     pub fn flit_delivered(&mut self, now: u64, id: u32, tail: bool) {
         self.watchdog.progress(now);
         let p = self.packets.get(id);
@@ -486,19 +514,17 @@ impl Endpoints {
         if !tail {
             return;
         }
-        let p = *p;
-        self.stats.delivered_packet(
-            DeliveredPacket {
-                latency: now - p.gen_cycle,
-                gen_cycle: p.gen_cycle,
-                hops: p.switches.saturating_sub(1) as u64,
-                src_switch: p.info.src_switch,
-                dst_switch: p.info.dst_switch,
-                src_host: p.info.src_host,
-            },
-            self.measuring,
-        );
+        let d = DeliveredPacket {
+            latency: now - p.gen_cycle,
+            gen_cycle: p.gen_cycle,
+            hops: p.switches.saturating_sub(1) as u64,
+            src_switch: p.info.src_switch,
+            dst_switch: p.info.dst_switch,
+            src_host: p.info.src_host,
+        };
+        self.stats.delivered_packet(d, self.measuring);
         if self.any_feedback {
+            let p = *self.packets.get(id);
             self.feedback(now, &p);
         }
         self.packets.remove(id);

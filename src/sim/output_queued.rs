@@ -147,7 +147,7 @@ impl OutputQueued {
             out,
         };
         ep.route(packet, s, port, now, &view, out.len(), self.vcs, &mut cands)
-            .map_err(|f| ep.fault_error(f))?;
+            .map_err(|_| ep.take_fault())?;
         let connected = cands
             .as_slice()
             .iter()

@@ -511,7 +511,12 @@ impl SwitchModel for InputQueued {
         }
         self.flit_wheel.give_back(now, due);
         self.inject(now, ep);
-        self.allocate(now, ep).map_err(|f| ep.fault_error(f))
+        let r = if (ep.data_vcs() as usize) < self.v {
+            self.allocate::<true>(now, ep)
+        } else {
+            self.allocate::<false>(now, ep)
+        };
+        r.map_err(|_| ep.take_fault())
     }
 
     fn flits_in_network(&self) -> u64 {
