@@ -129,7 +129,8 @@ pub fn saturation(
         .unwrap_or_else(|_| base.routing.clone());
     Ok(Saturation {
         routing: name,
-        fraction: lo as f64 * step,
+        // Rounded to the grid (no 0.9500000000000001).
+        fraction: (lo as f64 * step * 1e9).round() / 1e9,
         load: grid(lo),
         capacity,
         runs,
