@@ -24,3 +24,6 @@ done
 
 echo "== browser test"
 node tests/web/browser-test.mjs "http://127.0.0.1:$PORT/" "$@"
+
+echo "== offline: the installed app starts with the network off"
+node tests/web/offline-test.mjs dist
