@@ -75,10 +75,15 @@ pub const DELAY_CYCLES: RangeInclusive<u16> = 1..=64;
 pub const MAX_CYCLES: u64 = 1_000_000_000_000;
 
 /// Largest memory estimate of a simulation's state before it starts
-/// (1 GiB): network, buffers, per-VC state and per-channel counters
-/// ([`simulation_bytes`]). Beyond it the scenario is refused with the
-/// estimate and the numbers behind it.
-pub const MAX_STATE_BYTES: u64 = 1 << 30;
+/// (1 GiB natively, 256 MiB in the browser, whose 32-bit WebAssembly
+/// memory also holds the app): network, buffers, per-VC state and
+/// per-channel counters ([`simulation_bytes`]). Beyond it the scenario is
+/// refused with the estimate and the numbers behind it.
+pub const MAX_STATE_BYTES: u64 = if cfg!(target_arch = "wasm32") {
+    1 << 28
+} else {
+    1 << 30
+};
 
 /// Largest memory a run may grow to while it runs (1 GiB): past saturation
 /// the source queues (and the output-queued model's queues) grow without
