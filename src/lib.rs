@@ -17,6 +17,7 @@
 //! Nothing outside `app` (the GUI, behind the `gui` feature) imports egui.
 
 pub mod analysis;
+pub mod limits;
 pub mod paths;
 pub mod rng;
 pub mod routing;

@@ -15,6 +15,7 @@
 //! after drawing.
 
 mod commands;
+pub mod digest_run;
 pub mod export;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod file_dialog;
@@ -158,6 +159,8 @@ pub struct RoutelabApp {
     png_path: Option<std::path::PathBuf>,
     /// Milliseconds the last frame spent in the app (eframe's measure).
     pub frame_cpu_ms: Option<f32>,
+    /// A run towards a digest a link asked for (`&digest`).
+    pub digest_run: Option<digest_run::DigestRun>,
 }
 
 impl Default for RoutelabApp {
@@ -226,6 +229,7 @@ impl RoutelabApp {
             #[cfg(not(target_arch = "wasm32"))]
             png_path: None,
             frame_cpu_ms: None,
+            digest_run: None,
             settings,
         };
         if let Some(r) = app.settings.compare_routing.clone()
@@ -251,7 +255,12 @@ impl RoutelabApp {
             let from_url = share::decode_fragment(&hash).or_else(|| share::decode_fragment(&query));
             match from_url {
                 Some(Ok(s)) => {
-                    app.apply_scenario(s, "the link's scenario");
+                    if app.apply_scenario(s, "the link's scenario")
+                        && let Some(cycles) =
+                            digest_run::requested(&hash).or_else(|| digest_run::requested(&query))
+                    {
+                        app.start_digest_run(cycles);
+                    }
                 }
                 Some(Err(e)) => app.error(format!("{e} (kept the previous scenario)")),
                 None => web::set_fragment(&share::encode_fragment(&app.session.scenario)),
@@ -312,6 +321,7 @@ impl RoutelabApp {
             self.playback.run_until = None;
         }
         self.sweep.tick();
+        let digesting = self.tick_digest_run();
         let searching = self.path_selection.tick(path_selection::FRAME_BUDGET_MS);
 
         self.top_ui(ui);
@@ -336,9 +346,33 @@ impl RoutelabApp {
             || searching
             || self.path_selection.is_running()
             || self.screenshot_pending
+            || digesting
         {
             ctx.request_repaint();
         }
+    }
+
+    /// Start a run of the applied scenario towards its digest
+    /// ([`digest_run`]); `cycles` overrides its length.
+    pub fn start_digest_run(&mut self, cycles: Option<u64>) {
+        match digest_run::DigestRun::new(&self.session.scenario, cycles) {
+            Ok(run) => self.digest_run = Some(run),
+            Err(e) => self.error(format!("The digest run did not start: {e}")),
+        }
+    }
+
+    /// Advance the digest run a frame's slice; true while it runs.
+    fn tick_digest_run(&mut self) -> bool {
+        let Some(run) = &mut self.digest_run else {
+            return false;
+        };
+        let done = run.tick(30);
+        #[cfg(target_arch = "wasm32")]
+        {
+            let (state, text) = run.page_state();
+            web::publish_digest(state, &text, run.progress());
+        }
+        !done
     }
 
     #[cfg(target_arch = "wasm32")]

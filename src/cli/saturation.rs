@@ -28,14 +28,14 @@ pub struct SaturationArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
     /// Grid step as a fraction of capacity (0 < step <= 0.5).
-    #[arg(long, default_value_t = 0.01)]
+    #[arg(long, default_value_t = 0.01, allow_negative_numbers = true, value_parser = super::args::parse_number)]
     pub step: f64,
     /// Seeds per load: the scenario's seed and the next ones (1..=32).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = parse_seeds)]
     pub seeds: u64,
     /// A load passes when accepted >= threshold × offered on every seed
     /// (0.5..=1).
-    #[arg(long, default_value_t = 0.99)]
+    #[arg(long, default_value_t = 0.99, allow_negative_numbers = true, value_parser = super::args::parse_number)]
     pub threshold: f64,
     /// Run every routing of the given routing's family that applies.
     #[arg(long)]
@@ -43,6 +43,10 @@ pub struct SaturationArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
+}
+
+fn parse_seeds(s: &str) -> Result<u64, String> {
+    super::args::parse_whole(s, 1, 32)
 }
 
 /// One routing's saturation.

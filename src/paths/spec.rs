@@ -66,11 +66,15 @@ impl PathsSpec {
         let legal = o.positional_keyword(0, "path routing")?;
         let select = o.positional_keyword(1, "path selection")?;
         let mut s = PathsSpec::new(legal, select);
-        let any = 0..=u64::MAX;
         s.root = o.u32("root", 0..=u32::MAX)?.unwrap_or(s.root);
-        s.seed = o.u64("seed", any.clone())?.unwrap_or(s.seed);
-        s.budget = o.u64("budget", any.clone())?.or(s.budget);
-        s.cap = o.u64("cap", any)?.map_or(s.cap, |c| c as usize);
+        s.seed = o.u64("seed", 0..=u64::MAX)?.unwrap_or(s.seed);
+        s.budget = o
+            .u64("budget", 0..=crate::limits::MAX_SEARCH_BUDGET)?
+            .or(s.budget);
+        // At most u32::MAX, so that a cap means the same on 32-bit wasm.
+        s.cap = o
+            .u64("cap", 0..=u32::MAX as u64)?
+            .map_or(s.cap, |c| c as usize);
         s.objective = o.keyword("objective")?.unwrap_or(s.objective);
         s.init = o.keyword("init")?.unwrap_or(s.init);
         Ok(s)

@@ -85,8 +85,8 @@ impl Default for Scenario {
     }
 }
 
-/// Most cycles a scenario may ask for.
-pub const MAX_CYCLES: u64 = 1_000_000_000_000;
+/// Most cycles a scenario may ask for ([`crate::limits::MAX_CYCLES`]).
+pub const MAX_CYCLES: u64 = crate::limits::MAX_CYCLES;
 
 /// A scenario that cannot run: every problem found, one per entry.
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
@@ -185,8 +185,13 @@ impl Scenario {
     pub fn problems(&self) -> Vec<String> {
         let mut p = self.router_config().problems();
         p.extend(self.measure_config().problems());
-        if let Err(e) = self.topology.parse::<TopologySpec>() {
-            p.push(e.to_string());
+        match self.topology.parse::<TopologySpec>() {
+            Err(e) => p.push(e.to_string()),
+            Ok(spec) => {
+                if let Some(m) = spec.size().and_then(|size| self.state_problem(&size)) {
+                    p.push(format!("topology `{}`: {m}", self.topology));
+                }
+            }
         }
         if let Err(e) = self.routing.parse::<RoutingSpec>() {
             p.push(e.to_string());
@@ -212,6 +217,16 @@ impl Scenario {
                 self.cycles
             ));
         }
+        // Nothing moves for up to a link and switch traversal plus a
+        // credit's return without being stuck; a shorter watchdog period
+        // would call flits still on their way a deadlock.
+        let quiet = 2 * (self.link_latency as u64 + self.switch_delay as u64) + 2;
+        if self.watchdog_cycles > 0 && self.watchdog_cycles < quiet {
+            p.push(format!(
+                "watchdog_cycles = {}; accepted {quiet} or more with link_latency = {} and switch_delay = {} (2 x (link_latency + switch_delay) + 2: a shorter period calls flits still on a link a deadlock)",
+                self.watchdog_cycles, self.link_latency, self.switch_delay
+            ));
+        }
         if self.warmup > MAX_CYCLES {
             p.push(format!(
                 "warmup = {}; accepted 0..={MAX_CYCLES}",
@@ -219,6 +234,23 @@ impl Scenario {
             ));
         }
         p
+    }
+
+    /// The simulation state a network of `size` would need with this
+    /// scenario's router, when over [`crate::limits::MAX_STATE_BYTES`].
+    fn state_problem(&self, size: &crate::limits::NetworkSize) -> Option<String> {
+        if !crate::limits::VCS.contains(&self.vcs)
+            || !crate::limits::BUFFER_FLITS.contains(&self.buffer_flits)
+        {
+            return None; // reported on their own
+        }
+        crate::limits::simulation_problem(
+            size,
+            crate::limits::StateParams {
+                vcs: self.vcs as u64,
+                buffer_flits: self.buffer_flits as u64,
+            },
+        )
     }
 
     /// Build the network and check routing and traffic against it.
@@ -230,6 +262,13 @@ impl Scenario {
         let topo: TopologySpec = self.topology.parse().map_err(one)?;
         let routing: RoutingSpec = self.routing.parse().map_err(one)?;
         let network = Arc::new(topo.build().map_err(one)?);
+        // A file's size is known only now.
+        if let Some(m) = self.state_problem(&network_size(&network)) {
+            return Err(ScenarioError::one(format!(
+                "topology `{}`: {m}",
+                self.topology
+            )));
+        }
         let mut problems = Vec::new();
         if let Err(e) = Simulation::build_routing(&routing, &network, self.vcs) {
             problems.push(e.to_string());
@@ -298,6 +337,19 @@ impl Scenario {
             self.seed,
         )
         .map_err(ScenarioError::one)
+    }
+}
+
+/// The size of a built network, for the limits.
+fn network_size(net: &Network) -> crate::limits::NetworkSize {
+    crate::limits::NetworkSize {
+        switches: net.num_switches() as u64,
+        hosts: net.num_hosts() as u64,
+        network_channels: net.num_network_channels() as u64,
+        max_ports: (0..net.num_switches() as u32)
+            .map(|s| net.ports(s).len() as u64)
+            .max()
+            .unwrap_or(0),
     }
 }
 

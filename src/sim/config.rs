@@ -141,22 +141,36 @@ impl Default for RouterConfig {
 }
 
 impl RouterConfig {
-    /// Every problem with these parameters, one message each.
+    /// Every problem with these parameters, one message each (the ranges
+    /// are [`crate::limits`]'s).
     pub fn problems(&self) -> Vec<String> {
+        use crate::limits::{BUFFER_FLITS, DELAY_CYCLES, PACKET_FLITS, VCS};
         let mut p = Vec::new();
-        if !(1..=16).contains(&self.vcs) {
-            p.push(format!("vcs = {}; accepted 1..=16", self.vcs));
-        }
-        if !(1..=1024).contains(&self.buffer_flits) {
-            p.push(format!(
-                "buffer_flits = {}; accepted 1..=1024",
-                self.buffer_flits
+        let range = |name: &str, value: u64, lo: u64, hi: u64| {
+            format!("{name} = {value}; accepted {lo}..={hi}")
+        };
+        if !VCS.contains(&self.vcs) {
+            p.push(range(
+                "vcs",
+                self.vcs as u64,
+                *VCS.start() as u64,
+                *VCS.end() as u64,
             ));
         }
-        if !(1..=1024).contains(&self.packet_flits) {
-            p.push(format!(
-                "packet_flits = {}; accepted 1..=1024",
-                self.packet_flits
+        if !BUFFER_FLITS.contains(&self.buffer_flits) {
+            p.push(range(
+                "buffer_flits",
+                self.buffer_flits as u64,
+                *BUFFER_FLITS.start() as u64,
+                *BUFFER_FLITS.end() as u64,
+            ));
+        }
+        if !PACKET_FLITS.contains(&self.packet_flits) {
+            p.push(range(
+                "packet_flits",
+                self.packet_flits as u64,
+                *PACKET_FLITS.start() as u64,
+                *PACKET_FLITS.end() as u64,
             ));
         }
         if self.switching != Switching::Wormhole && self.buffer_flits < self.packet_flits {
@@ -167,17 +181,18 @@ impl RouterConfig {
                 self.switching.as_str()
             ));
         }
-        if !(1..=64).contains(&self.link_latency) {
-            p.push(format!(
-                "link_latency = {}; accepted 1..=64",
-                self.link_latency
-            ));
-        }
-        if !(1..=64).contains(&self.switch_delay) {
-            p.push(format!(
-                "switch_delay = {}; accepted 1..=64",
-                self.switch_delay
-            ));
+        for (name, value) in [
+            ("link_latency", self.link_latency),
+            ("switch_delay", self.switch_delay),
+        ] {
+            if !DELAY_CYCLES.contains(&value) {
+                p.push(range(
+                    name,
+                    value as u64,
+                    *DELAY_CYCLES.start() as u64,
+                    *DELAY_CYCLES.end() as u64,
+                ));
+            }
         }
         p
     }

@@ -329,6 +329,12 @@ impl Endpoints {
         self.packets.live()
     }
 
+    /// Whether each packet id is in flight (invariant checks: a flit of a
+    /// packet that is not is a duplicate or a leftover).
+    pub fn live_packet_mask(&self) -> Vec<bool> {
+        self.packets.live_mask()
+    }
+
     /// Route packet `id`'s head at switch `at` (arrived on `in_port`):
     /// counts the switch, and at the destination switch offers the host's
     /// port (every VC); elsewhere asks the packet's routing. The answer is

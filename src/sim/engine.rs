@@ -148,6 +148,8 @@ impl Simulation {
                     idle,
                     blocked: self.model.blocked_report(&self.ep),
                 });
+            } else if now & 1023 == 1023 {
+                r = self.check_growth(now, in_network);
             }
         }
         self.now += 1;
@@ -159,6 +161,32 @@ impl Simulation {
             return Err(e);
         }
         Ok(())
+    }
+
+    /// Past saturation the source queues (and unbounded switch queues)
+    /// grow every cycle: stop before they hold
+    /// [`crate::limits::MAX_RUN_QUEUE_BYTES`] (checked every 1024 cycles).
+    fn check_growth(&self, now: u64, in_network: u64) -> Result<(), SimError> {
+        use crate::limits::{
+            LIVE_PACKET_BYTES, MAX_RUN_QUEUE_BYTES, QUEUED_PACKET_BYTES, human_bytes,
+        };
+        let queued = self.ep.queued_packets();
+        let live = self.ep.live_packets() as u64;
+        let bytes = queued
+            .saturating_mul(QUEUED_PACKET_BYTES)
+            .saturating_add(live.saturating_mul(LIVE_PACKET_BYTES))
+            .saturating_add(in_network.saturating_mul(8));
+        if bytes <= MAX_RUN_QUEUE_BYTES {
+            return Ok(());
+        }
+        Err(SimError::Limit {
+            cycle: now,
+            what: format!(
+                "{queued} packets wait in source queues and {live} are in the network ({} of queues; at most {}): the offered load is far past saturation; lower the load or the cycles",
+                human_bytes(bytes),
+                human_bytes(MAX_RUN_QUEUE_BYTES)
+            ),
+        })
     }
 
     fn close_window(&mut self) {
@@ -326,6 +354,13 @@ impl Simulation {
     pub fn port_occupancy(&self, switch: u32) -> Option<Vec<PortOccupancy>> {
         self.model.port_occupancy(switch)
     }
+    /// The cycle of waits the switch model finds now (input VCs as
+    /// (channel, vc), each waiting on the next), if any: after a deadlock,
+    /// the channels that block each other.
+    pub fn wait_cycle(&self) -> Option<Vec<(u32, u8)>> {
+        self.model.wait_cycle(&self.ep)
+    }
+
     /// Check flow-control and conservation invariants.
     pub fn check_invariants(&self) -> Result<(), String> {
         self.model.check_invariants(&self.ep)?;

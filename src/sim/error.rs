@@ -14,6 +14,11 @@ pub enum SimError {
         idle: u64,
         blocked: Vec<String>,
     },
+    /// The run's queues grew past [`crate::limits::MAX_RUN_QUEUE_BYTES`]
+    /// (far past saturation, source queues grow without bound). The run
+    /// cannot go on.
+    #[error("stopped at cycle {cycle}: {what}")]
+    Limit { cycle: u64, what: String },
     /// A routing offered no next hop for a packet. The run cannot go on.
     #[error(
         "routing `{routing}` offered no next hop at switch {switch} for a packet to switch {dst}"

@@ -13,6 +13,7 @@
 
 mod acknowledge;
 mod config;
+mod digest;
 mod endpoints;
 mod engine;
 mod error;
@@ -27,6 +28,7 @@ mod timewheel;
 mod watchdog;
 
 pub use config::{MeasureConfig, PortPriority, RouterConfig, SwitchModelKind, Switching};
+pub use digest::{Digest, DigestMismatch};
 pub use endpoints::{Endpoints, Next, QueuedPacket, TrafficConfig};
 pub use engine::Simulation;
 pub use error::SimError;

@@ -41,4 +41,12 @@ pub trait SwitchModel: Send {
     fn blocked_report(&self, ep: &Endpoints) -> Vec<String>;
     /// Check flow-control invariants; an error names the first violation.
     fn check_invariants(&self, ep: &Endpoints) -> Result<(), String>;
+    /// A cycle of waits among buffers, for the deadlock message: input
+    /// virtual channels as (channel id, vc), each waiting on the next (for
+    /// room in its buffer, for the packet that holds it, or for the rest of
+    /// its own packet upstream) and the last on the first. `None` where the
+    /// model cannot wait in a cycle or none is found.
+    fn wait_cycle(&self, _ep: &Endpoints) -> Option<Vec<(u32, u8)>> {
+        None
+    }
 }

@@ -350,6 +350,33 @@ impl SwitchModel for OutputQueued {
                 self.in_network
             ));
         }
+        // Nothing duplicated: every packet in the queues, on the links or
+        // reaching a host is in flight, and is in one place with at most
+        // its own flits.
+        let live = ep.live_packet_mask();
+        let mut count = vec![0u64; live.len()];
+        let whole = self
+            .outputs
+            .iter()
+            .flat_map(|o| o.acks.iter().chain(&o.data))
+            .map(|w| (w.packet, w.flits as u64))
+            .chain(self.arrivals.iter().map(|&(_, p, f)| (p, f as u64)))
+            .chain(self.deliveries.iter().map(|&(p, _)| (p, 1)));
+        for (p, f) in whole {
+            match count.get_mut(p as usize) {
+                Some(c) if live[p as usize] => *c += f,
+                _ => return Err(format!("packet {p} is queued but not in flight")),
+            }
+        }
+        if let Some((p, c)) = count
+            .iter()
+            .enumerate()
+            .find(|&(p, &c)| c > ep.packet(p as u32).info.flits as u64)
+        {
+            return Err(format!(
+                "packet {p} has {c} flits in the network, more than its length"
+            ));
+        }
         for (c, o) in self.outputs.iter().enumerate() {
             let misplaced = o.acks.iter().any(|w| !ep.packet(w.packet).is_ack())
                 || o.data.iter().any(|w| ep.packet(w.packet).is_ack());

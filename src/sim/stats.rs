@@ -257,6 +257,14 @@ impl Stats {
     pub fn hops_sum(&self) -> u64 {
         self.hops_sum
     }
+    /// Per source host: measured packets generated.
+    pub fn generated_by_source(&self) -> &[u64] {
+        &self.generated_by_source
+    }
+    /// Per source host: measured packets delivered.
+    pub fn delivered_by_source(&self) -> &[u64] {
+        &self.delivered_by_source
+    }
     /// Per destination switch: (latency sum, packets).
     pub fn by_dst_switch(&self) -> &[(u64, u64)] {
         &self.by_dst_switch

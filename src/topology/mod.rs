@@ -22,9 +22,11 @@ mod irregular;
 mod layout;
 mod metrics;
 pub mod midimew;
+mod size;
 mod spec;
 
 pub use builder::NetworkBuilder;
+pub use edge_list::parse as parse_edge_list;
 pub use error::TopologyError;
 pub use metrics::{DistanceStats, all_pairs, bfs_distances, capacity_per_host, is_connected};
 pub use spec::TopologySpec;

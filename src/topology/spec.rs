@@ -5,14 +5,16 @@
 
 use super::error::TopologyError;
 use super::{Network, cube, fat_tree, hypercube, irregular, midimew};
+use crate::limits;
 use crate::spec_options::{OptionError, Spec};
 use std::fmt;
 use std::str::FromStr;
 
 /// The accepted forms, quoted in every error.
-pub const ACCEPTED: &str = "torus:KxK[xK..] (k>=3), mesh:KxK[xK..] (k>=2), hypercube:N (1..=16), \
-midimew:N (N>=5), fattree:K (even K, 2..=64), irregular:N[:ports=P][:hosts=H][:seed=S], file:PATH; \
-torus/mesh/hypercube/midimew also take :hosts=H";
+pub const ACCEPTED: &str = "torus:KxK[xK..] (k>=3), mesh:KxK[xK..] (k>=2), at most 262144 switches; \
+hypercube:N (1..=16), midimew:N (5..=262144), fattree:K (even K, 2..=64), \
+irregular:N[:ports=P][:hosts=H][:seed=S] (N 2..=2048, P<=255), file:PATH (at most 2048 switches); \
+torus/mesh/hypercube/midimew also take :hosts=H (1..=64); at most 1048576 hosts and 4194304 channels";
 
 /// A parsed topology spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,7 +94,12 @@ impl FromStr for TopologySpec {
             .ok_or_else(|| invalid(spec, format!("`{kind}` needs a size after `:`")))?;
         let opt = |e: OptionError| invalid(spec, e.to_string());
         // Hosts per switch of the cube-like kinds (irregular checks its own).
-        let hosts_cube = || Ok(opts.u32("hosts", 1..=64).map_err(opt)?.unwrap_or(1));
+        let hosts_cube = || {
+            Ok(opts
+                .u32("hosts", limits::HOSTS_PER_SWITCH)
+                .map_err(opt)?
+                .unwrap_or(1))
+        };
         let radix = |min: u32| -> Result<Vec<u32>, TopologyError> {
             let r: Vec<u32> = size
                 .split('x')
@@ -101,9 +108,19 @@ impl FromStr for TopologySpec {
             if r.iter().any(|&k| k < min) {
                 return Err(invalid(spec, format!("every radix must be at least {min}")));
             }
-            let total: u64 = r.iter().map(|&k| k as u64).product();
-            if total > 1 << 20 {
-                return Err(invalid(spec, format!("{total} switches; at most 1048576")));
+            let total = r
+                .iter()
+                .try_fold(1u64, |acc, &k| acc.checked_mul(k as u64))
+                .filter(|&t| t <= limits::MAX_SWITCHES);
+            if total.is_none() {
+                return Err(invalid(
+                    spec,
+                    format!(
+                        "{} switches; at most {}",
+                        product_text(&r),
+                        limits::MAX_SWITCHES
+                    ),
+                ));
             }
             Ok(r)
         };
@@ -118,8 +135,15 @@ impl FromStr for TopologySpec {
             },
             "hypercube" => {
                 let n = parse_u32(spec, "dimension", size)?;
-                if !(1..=16).contains(&n) {
-                    return Err(invalid(spec, format!("dimension {n}; accepted 1..=16")));
+                if !limits::HYPERCUBE_DIMENSIONS.contains(&n) {
+                    return Err(invalid(
+                        spec,
+                        format!(
+                            "dimension {n}; accepted {}..={}",
+                            limits::HYPERCUBE_DIMENSIONS.start(),
+                            limits::HYPERCUBE_DIMENSIONS.end()
+                        ),
+                    ));
                 }
                 TopologySpec::Hypercube {
                     n,
@@ -128,8 +152,11 @@ impl FromStr for TopologySpec {
             }
             "midimew" => {
                 let n = parse_u32(spec, "node count", size)?;
-                if !(5..=1 << 20).contains(&n) {
-                    return Err(invalid(spec, format!("{n} nodes; accepted 5..=1048576")));
+                if !(5..=limits::MAX_SWITCHES).contains(&(n as u64)) {
+                    return Err(invalid(
+                        spec,
+                        format!("{n} nodes; accepted 5..={}", limits::MAX_SWITCHES),
+                    ));
                 }
                 TopologySpec::Midimew {
                     n,
@@ -138,7 +165,7 @@ impl FromStr for TopologySpec {
             }
             "fattree" => {
                 let k = parse_u32(spec, "k", size)?;
-                if k % 2 != 0 || !(2..=64).contains(&k) {
+                if k % 2 != 0 || !limits::FAT_TREE_K.contains(&k) {
                     return Err(invalid(
                         spec,
                         format!("k={k}; accepted an even number 2..=64"),
@@ -148,10 +175,19 @@ impl FromStr for TopologySpec {
             }
             "irregular" => {
                 let n = parse_u32(spec, "switch count", size)?;
-                let ports = opts.u32("ports", 1..=255).map_err(opt)?.unwrap_or(8);
+                let ports = opts
+                    .u32("ports", 1..=limits::MAX_PORTS as u32)
+                    .map_err(opt)?
+                    .unwrap_or(8);
                 let hosts = opts.u32("hosts", 0..=u32::MAX).map_err(opt)?.unwrap_or(4);
-                if !(2..=65536).contains(&n) {
-                    return Err(invalid(spec, format!("{n} switches; accepted 2..=65536")));
+                if !(2..=limits::MAX_IRREGULAR_SWITCHES).contains(&(n as u64)) {
+                    return Err(invalid(
+                        spec,
+                        format!(
+                            "{n} switches; accepted 2..={}",
+                            limits::MAX_IRREGULAR_SWITCHES
+                        ),
+                    ));
                 }
                 if hosts >= ports {
                     return Err(invalid(
@@ -181,7 +217,26 @@ impl FromStr for TopologySpec {
             }
             _ => return Err(invalid(spec, format!("unknown kind `{kind}`"))),
         };
+        if let Some(size) = parsed.size() {
+            let problems = size.problems();
+            if !problems.is_empty() {
+                return Err(invalid(spec, problems.join("; ")));
+            }
+        }
         Ok(parsed)
+    }
+}
+
+/// `1000 x 1000 = 1000000` (saturating at a huge product).
+fn product_text(r: &[u32]) -> String {
+    let product = r
+        .iter()
+        .try_fold(1u128, |acc, &k| acc.checked_mul(k as u128))
+        .map_or_else(|| "more than 2^128".to_string(), |p| p.to_string());
+    if r.len() == 1 {
+        product
+    } else {
+        format!("{} = {product}", dims(r).replace('x', " x "))
     }
 }
 
@@ -264,11 +319,25 @@ impl TopologySpec {
                 }
                 #[cfg(not(target_arch = "wasm32"))]
                 {
-                    let text = std::fs::read_to_string(path).map_err(|e| TopologyError::File {
+                    let file_error = |problem: String| TopologyError::File {
                         path: path.clone(),
                         line: 0,
-                        problem: e.to_string(),
-                    })?;
+                        problem,
+                    };
+                    // Read at most one byte past the limit (a device such as
+                    // /dev/zero never ends; its reported length is 0).
+                    use std::io::Read;
+                    let mut text = String::new();
+                    std::fs::File::open(path)
+                        .and_then(|f| f.take(limits::MAX_FILE_BYTES + 1).read_to_string(&mut text))
+                        .map_err(|e| file_error(e.to_string()))?;
+                    if text.len() as u64 > limits::MAX_FILE_BYTES {
+                        return Err(file_error(format!(
+                            "larger than {} bytes ({}); at most that",
+                            limits::MAX_FILE_BYTES,
+                            limits::human_bytes(limits::MAX_FILE_BYTES)
+                        )));
+                    }
                     super::edge_list::parse(spec, path, &text)?
                 }
             }
