@@ -108,7 +108,7 @@ mod quadrant;
 mod weights;
 mod worst;
 
-pub use average::{AverageCase, DEFAULT_SAMPLES, random_permutation_average};
+pub use average::{AverageCase, DEFAULT_SAMPLES, random_permutation_average, summarize_average};
 pub use dependency::{DependencyError, DependencyGraph, VcNode, dependency_graph};
 pub use geometry::{Cube, Dir, MAX_NODES, MAX_RADIX};
 pub use load::{ChannelLoads, LoadSummary, channel_loads, ideal_throughput};

@@ -8,6 +8,7 @@
 //! state, no egui), [`session`] (the running simulations, no egui),
 //! [`scenario_panel`], [`network_view`], [`plots`], [`sweep`] (background
 //! load sweeps), [`path_selection`] (static path selection, live GA/SA),
+//! [`oblivious`] (oblivious routing on tori: analysis beside simulation),
 //! [`presets`], [`share`] (scenario in the URL), [`export`]
 //! (CSV, PNG, JSON files), `file_dialog` (the system file dialog, native
 //! only), [`theme`], and `web` (browser glue, wasm only).
@@ -21,6 +22,7 @@ pub mod export;
 pub mod file_dialog;
 mod menus;
 pub mod network_view;
+pub mod oblivious;
 mod panels;
 pub mod path_selection;
 pub mod playback;
@@ -138,6 +140,8 @@ pub struct RoutelabApp {
     pub sweep: SweepRunner,
     /// The path-selection panel (its settings, result and running search).
     pub path_selection: path_selection::PathSelection,
+    /// The oblivious-routing panel (expected loads, pairs, compare table).
+    pub oblivious: oblivious::ObliviousAnalysis,
     commands: Vec<AppCommand>,
     show_file_window: bool,
     compare_pick: String,
@@ -201,6 +205,7 @@ impl RoutelabApp {
         path_selection.sync_from(&session.scenario);
         let mut app = RoutelabApp {
             path_selection,
+            oblivious: Default::default(),
             draft: session.scenario.clone(),
             compare_pick: settings
                 .compare_routing
@@ -323,6 +328,9 @@ impl RoutelabApp {
         self.sweep.tick();
         let digesting = self.tick_digest_run();
         let searching = self.path_selection.tick(path_selection::FRAME_BUDGET_MS);
+        let analysing = self
+            .oblivious
+            .tick(&self.session.scenario, &self.session.sim);
 
         self.top_ui(ui);
         self.status_ui(ui);
@@ -333,7 +341,11 @@ impl RoutelabApp {
         if self.path_selection.open {
             self.path_selection_ui(ui);
         }
+        if self.oblivious.open {
+            self.oblivious_ui(ui);
+        }
         self.central_ui(ui);
+        self.oblivious.take_pick(&mut self.selected);
         self.help_ui(&ctx);
         self.file_window_ui(&ctx);
 
@@ -344,6 +356,7 @@ impl RoutelabApp {
             || self.playback.pending_steps > 0
             || self.sweep.is_running()
             || searching
+            || analysing
             || self.path_selection.is_running()
             || self.screenshot_pending
             || digesting
