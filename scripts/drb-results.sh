@@ -19,10 +19,9 @@
 #             per VC, the streaming the paper's one-flit links give); VCs
 #             reallocated only when empty (--wait-for-tail-credit), which
 #             adaptive routing needs with deeper buffers, for every routing
-# Run one step with STEPS="tau table". Long: about an hour on two cores.
-# Routings that are not in this branch yet (the oblivious issue's `val`,
-# `rlb`) are added with EXTRA="val rlb"; until then VAL is DRB's random
-# limit (`drb:limit=random`, Valiant's routing with DOR phases).
+# Run one step with STEPS="tau table". Long: about an hour on two cores
+# with the defaults; WARMUP, CYCLES and LOADS shorten it (docs/results.md
+# says which settings its numbers used). EXTRA adds routings to the table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,9 +43,9 @@ fi
 # that takes any free candidate (adaptive routing needs it; DOR and DRB
 # behave the same under it as under `fixed` when they offer one port).
 COMMON=(--packet-flits 10 --buffer-flits 1 --vcs 12 --process exponential
-    --selection first-free --warmup 20000 --cycles 40000)
+    --selection first-free --warmup "${WARMUP:-20000}" --cycles "${CYCLES:-40000}")
 COMMON3=(--packet-flits 10 --buffer-flits 3 --vcs 12 --process exponential
-    --selection first-free --warmup 20000 --cycles 40000 --wait-for-tail-credit)
+    --selection first-free --warmup "${WARMUP:-20000}" --cycles "${CYCLES:-40000}" --wait-for-tail-credit)
 TOPOLOGIES=(torus:4x4 torus:8x8 torus:16x16 hypercube:4 hypercube:6 hypercube:8 midimew:64)
 TRAFFICS=(uniform hotspot bitrev butterfly shuffle transpose)
 
@@ -155,13 +154,12 @@ EOF
 }
 
 step_table() {
-    local topo=torus:8x8 drb val
+    local topo=torus:8x8 drb
     drb=$(drb_spec "$topo")
-    val="drb:limit=random"
-    local routings=(dor "$val" adaptive "$drb")
+    local routings=(dor val rlb adaptive "$drb")
     for r in $EXTRA; do routings+=("$r"); done
     {
-        echo "torus:8x8, every traffic: saturation throughput (fraction of capacity) / mean latency (cycles) at half of DOR's saturation load / coefficient of variation of per-pair mean latency at that load. VAL is \`$val\` unless EXTRA names the oblivious issue's routings."
+        echo "torus:8x8, every traffic: saturation throughput (fraction of capacity) / mean latency (cycles) at half of DOR's saturation load / coefficient of variation of per-pair mean latency at that load."
         echo
         printf "| traffic |"
         for r in "${routings[@]}"; do printf " %s |" "$r"; done

@@ -159,7 +159,7 @@ impl RoutelabApp {
             ui,
             "compare_pick",
             &mut self.compare_pick,
-            choices,
+            &choices,
             "Routing of run B",
         );
         ui.horizontal(|ui| {
@@ -338,25 +338,48 @@ impl RoutelabApp {
                 });
             } else {
             let drb_pair = self.drb.pair();
+            let sims: Vec<&crate::sim::Simulation> = runs.iter().map(|r| r.1).collect();
+            // The oblivious panel's expected load, left of the runs.
+            let analysis = self.oblivious.central_views(&sims, theme);
             ui.allocate_ui(egui::vec2(ui.available_width(), view_h), |ui| {
-                ui.columns(runs.len(), |cols| {
-                    for (i, (col, (label, sim))) in cols.iter_mut().zip(&runs).enumerate() {
+                ui.columns(runs.len() + usize::from(analysis.is_some()), |cols| {
+                    let mut cols = cols.iter_mut();
+                    if let (Some(v), Some(col)) = (&analysis, cols.next()) {
+                        let r = network_view::network_ui_overlaid(
+                            col,
+                            &self.session.sim,
+                            &v.expected,
+                            theme,
+                            &mut selected,
+                            &v.title,
+                            &v.expected_overlay,
+                        );
+                        view_rect = Some(r);
+                    }
+                    for (i, (col, (label, sim))) in cols.zip(&runs).enumerate() {
                         let title = format!("{} · {}", sim.network().spec(), label);
-                        let colouring = match (&heatmap, i) {
-                            (Some((what, values)), 0) => network_view::Colouring {
+                        let shared = analysis.as_ref().and_then(|v| v.runs.as_ref()?.get(i));
+                        let colouring = match (&heatmap, i, shared) {
+                            (_, _, Some(c)) => c.clone(),
+                            (Some((what, values)), 0, _) => network_view::Colouring {
                                 label: what.clone(),
                                 unit: "paths".into(),
                                 values: values.clone(),
                             },
                             _ => network_view::Colouring::of(metric, sim),
                         };
-                        let r = network_view::network_ui_coloured(
+                        let overlay = analysis
+                            .as_ref()
+                            .map(|v| v.runs_overlay.clone())
+                            .unwrap_or_default();
+                        let r = network_view::network_ui_overlaid(
                             col,
                             sim,
                             &colouring,
                             theme,
                             &mut selected,
                             &title,
+                            &overlay,
                         );
                         if let (Some(pair), Some(d)) = (drb_pair, drb_panel::drb_of(sim)) {
                             drb_panel::overlay(

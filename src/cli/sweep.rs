@@ -22,7 +22,7 @@ pub struct SweepArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
     /// Offered loads: START:STOP:STEP (inclusive) or a comma list.
-    #[arg(long, default_value = "0.05:0.95:0.05")]
+    #[arg(long, default_value = "0.05:0.95:0.05", allow_hyphen_values = true)]
     pub loads: String,
     /// Write one CSV row per load.
     #[arg(long, value_name = "FILE")]
@@ -321,20 +321,21 @@ fn side_by_side(runs: &SweepRuns) -> String {
 }
 
 /// The DRB paper's metrics per load and routing: latency as waiting time
-/// only, throughput as accepted over applied load, and the coefficient of
-/// variation of per-pair mean latency (uniformity, DRB's stated goal).
+/// only, throughput as accepted over applied load, the coefficient of
+/// variation of per-pair mean latency (uniformity, DRB's stated goal) and
+/// the measured packets delivered out of order.
 fn paper_side_by_side(runs: &SweepRuns, loads: &[f64]) -> String {
     let mut out = String::from(
-        "\nthe paper's metrics: waiting cycles, accepted/applied, cv of per-pair latency\n",
+        "\nthe paper's metrics: waiting cycles, accepted/applied, cv of per-pair latency, out-of-order deliveries\n",
     );
     out.push_str("offered");
     for r in &runs.routings {
-        out.push_str(&format!(" | {:^24}", truncate(&r.routing, 24)));
+        out.push_str(&format!(" | {:^31}", truncate(&r.routing, 31)));
     }
     out.push('\n');
     out.push_str("       ");
     for _ in &runs.routings {
-        out.push_str(" |  waiting acc/app    cv  ");
+        out.push_str(" |  waiting acc/app    cv      ooo");
     }
     out.push('\n');
     for &l in loads {
@@ -348,10 +349,10 @@ fn paper_side_by_side(runs: &SweepRuns, loads: &[f64]) -> String {
                 .and_then(|p| p.report.summary.paper.as_ref())
             {
                 Some(m) => out.push_str(&format!(
-                    " | {:8.2} {:7.3} {:6.3}  ",
-                    m.wait_latency, m.accepted_over_applied, m.pair_latency_cv
+                    " | {:8.2} {:7.3} {:6.3} {:8}",
+                    m.wait_latency, m.accepted_over_applied, m.pair_latency_cv, m.out_of_order
                 )),
-                None => out.push_str(&format!(" | {:^24}", "-")),
+                None => out.push_str(&format!(" | {:^31}", "-")),
             }
         }
         out.push('\n');

@@ -38,8 +38,9 @@
 //! never have asked for (a deadlock routelab reproduced with DRB's random
 //! limit on torus:8x8 with 3-flit buffers). Runs refuse both combinations.
 
-use super::registry::{Family, RoutingBuild, RoutingKind, no_options};
-use super::{BufferView, Candidates, Hop, MAX_CANDIDATES, Routing};
+use super::kind::options;
+use super::registry::{Family, RoutingBuild, RoutingKind};
+use super::{BufferView, Candidates, Hop, MAX_CANDIDATES, PacketInfo, RouteState, Routing};
 use crate::topology::cube::Geometry;
 use crate::topology::{Network, PortId, Shape, SwitchId};
 
@@ -48,9 +49,9 @@ pub(super) const KIND: RoutingKind = RoutingKind {
     aliases: &["duato"],
     options: "",
     summary: "minimal adaptive routing with a DOR escape channel (Duato), on tori, meshes and hypercubes; needs selection first-free or adaptive",
-    family: Family::Adaptive,
+    families: &[Family::Adaptive],
     parse: |parts| {
-        no_options("adaptive", parts)?;
+        options("adaptive", parts, &[])?;
         Ok(Box::new(AdaptiveSpec))
     },
     examples: &["adaptive"],
@@ -191,6 +192,16 @@ impl Adaptive {
 impl Routing for Adaptive {
     fn name(&self) -> String {
         "adaptive".into()
+    }
+
+    /// Every VC above the escape pair (or VC) is adaptive.
+    fn adaptive_vcs(&self) -> Option<(u8, u8)> {
+        (self.vcs > self.first_adaptive).then(|| (self.first_adaptive, self.vcs - 1))
+    }
+
+    /// No source state: every choice is made hop by hop.
+    fn source_states(&self, _pkt: &PacketInfo) -> Option<Vec<RouteState>> {
+        Some(vec![RouteState::default()])
     }
 
     fn route(&mut self, hop: Hop<'_>, out: &mut Candidates) {

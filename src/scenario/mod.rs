@@ -3,6 +3,8 @@
 //! JSON files load field by field, so a file with several mistakes gets one
 //! message per mistake, each naming the field and the accepted values.
 
+pub mod worst;
+
 use crate::rng::{Stream, stream};
 use crate::routing::{RoutingSpec, Selection};
 use crate::sim::{
@@ -33,7 +35,7 @@ pub struct Scenario {
     /// Offered load, flits per host per cycle, 0..=1.
     pub load: f64,
     /// Which switch model moves the packets ([`SwitchModelKind`]):
-    /// `input-queued` (the default).
+    /// `input-queued` (the default) or `output-queued`.
     pub switch_model: SwitchModelKind,
     pub packet_flits: u16,
     pub switching: Switching,
@@ -96,8 +98,8 @@ impl Default for Scenario {
     }
 }
 
-/// Most cycles a scenario may ask for.
-pub const MAX_CYCLES: u64 = 1_000_000_000_000;
+/// Most cycles a scenario may ask for ([`crate::limits::MAX_CYCLES`]).
+pub const MAX_CYCLES: u64 = crate::limits::MAX_CYCLES;
 
 /// A scenario that cannot run: every problem found, one per entry.
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
@@ -118,7 +120,8 @@ impl ScenarioError {
 pub struct Built {
     pub network: Arc<Network>,
     pub routing: RoutingSpec,
-    pub pattern: PatternSpec,
+    /// The traffic pattern instantiated on the network.
+    pub pattern: Pattern,
 }
 
 impl Scenario {
@@ -200,14 +203,25 @@ impl Scenario {
     pub fn problems(&self) -> Vec<String> {
         let mut p = self.router_config().problems();
         p.extend(self.measure_config().problems());
-        if let Err(e) = self.topology.parse::<TopologySpec>() {
-            p.push(e.to_string());
+        match self.topology.parse::<TopologySpec>() {
+            Err(e) => p.push(e.to_string()),
+            Ok(spec) => {
+                if let Some(m) = spec.size().and_then(|size| self.state_problem(&size)) {
+                    p.push(format!("topology `{}`: {m}", self.topology));
+                }
+            }
         }
         if let Err(e) = self.routing.parse::<RoutingSpec>() {
             p.push(e.to_string());
         }
-        if let Err(e) = self.traffic.parse::<PatternSpec>() {
-            p.push(e.to_string());
+        match worst::check(&self.traffic, &self.routing) {
+            Some(Err(e)) => p.push(e),
+            Some(Ok(())) => {}
+            None => {
+                if let Err(e) = self.traffic.parse::<PatternSpec>() {
+                    p.push(e.to_string());
+                }
+            }
         }
         if !(0.0..=1.0).contains(&self.load) || self.load.is_nan() {
             p.push(format!(
@@ -221,6 +235,16 @@ impl Scenario {
                 self.cycles
             ));
         }
+        // Nothing moves for up to a link and switch traversal plus a
+        // credit's return without being stuck; a shorter watchdog period
+        // would call flits still on their way a deadlock.
+        let quiet = 2 * (self.link_latency as u64 + self.switch_delay as u64) + 2;
+        if self.watchdog_cycles > 0 && self.watchdog_cycles < quiet {
+            p.push(format!(
+                "watchdog_cycles = {}; accepted {quiet} or more with link_latency = {} and switch_delay = {} (2 x (link_latency + switch_delay) + 2: a shorter period calls flits still on a link a deadlock)",
+                self.watchdog_cycles, self.link_latency, self.switch_delay
+            ));
+        }
         if self.warmup > MAX_CYCLES {
             p.push(format!(
                 "warmup = {}; accepted 0..={MAX_CYCLES}",
@@ -228,6 +252,23 @@ impl Scenario {
             ));
         }
         p
+    }
+
+    /// The simulation state a network of `size` would need with this
+    /// scenario's router, when over [`crate::limits::MAX_STATE_BYTES`].
+    fn state_problem(&self, size: &crate::limits::NetworkSize) -> Option<String> {
+        if !crate::limits::VCS.contains(&self.vcs)
+            || !crate::limits::BUFFER_FLITS.contains(&self.buffer_flits)
+        {
+            return None; // reported on their own
+        }
+        crate::limits::simulation_problem(
+            size,
+            crate::limits::StateParams {
+                vcs: self.vcs as u64,
+                buffer_flits: self.buffer_flits as u64,
+            },
+        )
     }
 
     /// Build the network and check routing and traffic against it.
@@ -238,36 +279,51 @@ impl Scenario {
         }
         let topo: TopologySpec = self.topology.parse().map_err(one)?;
         let routing: RoutingSpec = self.routing.parse().map_err(one)?;
-        let pattern: PatternSpec = self.traffic.parse().map_err(one)?;
         let network = Arc::new(topo.build().map_err(one)?);
+        // A file's size is known only now.
+        if let Some(m) = self.state_problem(&network_size(&network)) {
+            return Err(ScenarioError::one(format!(
+                "topology `{}`: {m}",
+                self.topology
+            )));
+        }
         let mut problems = Vec::new();
         if let Err(e) = Simulation::build_routing(&routing, &network, self.vcs) {
             problems.push(e.to_string());
         }
-        if let Some(p) = free_choice_problem(&routing, self.selection) {
+        if let Some(p) = self.router_config().routing_problem(&routing) {
             problems.push(p);
         }
-        if let Some(p) = tail_credit_problem(&routing, &self.router_config()) {
-            problems.push(p);
-        }
-        let mut rng = stream(self.seed, Stream::Pattern);
-        if let Err(e) = Pattern::build(&pattern, &network, &mut rng) {
+        let pattern = self.pattern_on(&network);
+        if let Err(e) = &pattern {
             problems.push(e.to_string());
         }
-        if !problems.is_empty() {
-            return Err(ScenarioError { problems });
+        match pattern {
+            Ok(pattern) if problems.is_empty() => Ok(Built {
+                network,
+                routing,
+                pattern,
+            }),
+            _ => Err(ScenarioError { problems }),
         }
-        Ok(Built {
-            network,
-            routing,
-            pattern,
-        })
+    }
+
+    /// The traffic pattern instantiated on `network`. Its own draws
+    /// (randperm) come from a stream of their own, so the traffic stream
+    /// proper starts identically for every routing.
+    pub fn pattern_on(&self, network: &Network) -> Result<Pattern, ScenarioError> {
+        if let Some(p) = worst::pattern(&self.traffic, &self.routing, network) {
+            return p.map_err(ScenarioError::one);
+        }
+        let spec: PatternSpec = self.traffic.parse().map_err(one)?;
+        let mut rng = stream(self.seed, Stream::Pattern);
+        Pattern::build(&spec, network, &mut rng).map_err(one)
     }
 
     /// Validate and build a ready-to-step simulation.
     pub fn build(&self) -> Result<Simulation, ScenarioError> {
         let b = self.prepare()?;
-        self.build_on(b.network, &b.routing)
+        self.build_with(b.network, &b.routing, b.pattern)
     }
 
     /// Build on an existing network (sweeps share one) with a routing.
@@ -276,14 +332,18 @@ impl Scenario {
         network: Arc<Network>,
         routing: &RoutingSpec,
     ) -> Result<Simulation, ScenarioError> {
-        let pattern: PatternSpec = self.traffic.parse().map_err(one)?;
-        // The pattern's own draws (randperm) come from a stream of their own,
-        // so the traffic stream proper starts identically for every routing.
-        let mut rng = stream(self.seed, Stream::Pattern);
-        let pattern = Pattern::build(&pattern, &network, &mut rng).map_err(one)?;
-        if let Some(p) = free_choice_problem(routing, self.selection)
-            .or_else(|| tail_credit_problem(routing, &self.router_config()))
-        {
+        let pattern = self.pattern_on(&network)?;
+        self.build_with(network, routing, pattern)
+    }
+
+    /// Build on a network with a routing and an instantiated pattern.
+    pub fn build_with(
+        &self,
+        network: Arc<Network>,
+        routing: &RoutingSpec,
+        pattern: Pattern,
+    ) -> Result<Simulation, ScenarioError> {
+        if let Some(p) = self.router_config().routing_problem(routing) {
             return Err(ScenarioError::one(p));
         }
         let routing = Simulation::build_routing(routing, &network, self.vcs).map_err(one)?;
@@ -304,26 +364,17 @@ impl Scenario {
     }
 }
 
-/// A routing that needs the selection to take any free candidate (Duato's
-/// escape channel) with `selection = fixed`: why that cannot run.
-pub fn free_choice_problem(routing: &RoutingSpec, selection: Selection) -> Option<String> {
-    (routing.needs_free_choice() && selection == Selection::Fixed).then(|| {
-        format!(
-            "routing `{routing}` needs selection first-free or adaptive (with fixed a packet waits for its first choice and never reaches the escape channel); got selection fixed"
-        )
-    })
-}
-
-/// A routing that needs a VC to hold one packet at a time (Duato's escape
-/// channels) on a router that may let a packet follow another's tail into
-/// a buffer: why that cannot run.
-pub fn tail_credit_problem(routing: &RoutingSpec, router: &RouterConfig) -> Option<String> {
-    (routing.needs_tail_credit() && router.buffer_flits > 1 && !router.wait_for_tail_credit).then(|| {
-        format!(
-            "routing `{routing}` needs wait_for_tail_credit (--wait-for-tail-credit) or one-flit buffers: with buffer_flits = {} a packet may wait behind another packet's tail in an adaptive VC, outside Duato's theorem, and deadlock",
-            router.buffer_flits
-        )
-    })
+/// The size of a built network, for the limits.
+fn network_size(net: &Network) -> crate::limits::NetworkSize {
+    crate::limits::NetworkSize {
+        switches: net.num_switches() as u64,
+        hosts: net.num_hosts() as u64,
+        network_channels: net.num_network_channels() as u64,
+        max_ports: (0..net.num_switches() as u32)
+            .map(|s| net.ports(s).len() as u64)
+            .max()
+            .unwrap_or(0),
+    }
 }
 
 fn one(e: impl std::fmt::Display) -> ScenarioError {
@@ -335,7 +386,7 @@ fn field_hint(field: &str, e: &serde_json::Error) -> String {
         "switching" => "\"saf\", \"vct\" or \"wormhole\"",
         "selection" => "\"fixed\", \"first-free\" or \"adaptive\"",
         "port_priority" => "\"rotating\" or \"random\"",
-        "switch_model" => "\"input-queued\"",
+        "switch_model" => "\"input-queued\" or \"output-queued\"",
         "process" => "\"bernoulli\" or \"exponential\"",
         "load" => "a number in 0..=1",
         "vcs" => "a whole number 1..=16",

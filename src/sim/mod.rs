@@ -8,15 +8,19 @@
 //! routing calls at the source and at every hop, statistics, delivery
 //! feedback, the deadlock watchdog) and a switch model ([`SwitchModel`])
 //! that only moves flits between buffers. [`InputQueued`] is the
-//! virtual-channel router; a scenario chooses it in `switch_model`.
+//! virtual-channel router, [`OutputQueued`] an ideal switch that leaves the
+//! channels as the only limit; a scenario chooses in `switch_model`.
 
 mod acknowledge;
 mod config;
+mod digest;
 mod endpoints;
 mod engine;
+mod error;
 mod histogram;
 mod input_queued;
 mod model;
+mod output_queued;
 mod packet;
 mod pairs;
 mod stats;
@@ -25,13 +29,16 @@ mod timewheel;
 mod watchdog;
 
 pub use config::{MeasureConfig, PortPriority, RouterConfig, SwitchModelKind, Switching};
-pub use endpoints::{Endpoints, Next, TrafficConfig};
+pub use digest::{Digest, DigestMismatch};
+pub use endpoints::{Endpoints, Next, QueuedPacket, TrafficConfig};
 pub use engine::Simulation;
+pub use error::SimError;
 pub use histogram::Histogram;
 pub use input_queued::InputQueued;
-pub use model::{PortOccupancy, QueuedPacket, SimError, SwitchModel};
+pub use model::{PortOccupancy, SwitchModel};
+pub use output_queued::OutputQueued;
 pub use packet::{ACK_EPOCH, Packet, PacketSlab};
 pub use pairs::{PairCounter, PairStats, coefficient_of_variation};
 pub use stats::{ChannelCounters, Lifetime, Stats, WindowSample};
-pub use summary::{PaperMetrics, Summary};
+pub use summary::{PaperMetrics, RunInfo, Summary};
 pub use watchdog::Watchdog;

@@ -1,6 +1,6 @@
 //! The measured results of a run, as printed by `routelab sim`.
 
-use super::engine::Simulation;
+use super::stats::Stats;
 use serde::Serialize;
 
 /// Results over the measured cycles (after the warm-up).
@@ -16,6 +16,10 @@ pub struct Summary {
     pub accepted: f64,
     /// Accepted throughput as a fraction of the uniform-traffic capacity.
     pub accepted_fraction: f64,
+    /// The smallest share of a source's measured packets delivered, over
+    /// sources (Dally and Towles' throughput is a minimum over sources;
+    /// [`super::Stats::min_source_delivery`]).
+    pub min_source_delivery: f64,
     /// Uniform-traffic capacity, flits per host per cycle.
     pub capacity: f64,
     pub avg_latency: f64,
@@ -78,11 +82,9 @@ pub struct PaperMetrics {
 }
 
 impl PaperMetrics {
-    fn of(sim: &Simulation, denom: f64) -> Option<PaperMetrics> {
-        let st = sim.stats();
+    fn of(st: &Stats, surface: &[f64], denom: f64) -> Option<PaperMetrics> {
         let p = st.pairs()?;
         let pairs = p.pairs();
-        let surface = sim.node_link_delay();
         let generated = st.generated_flits();
         Some(PaperMetrics {
             wait_latency: p.mean_wait(),
@@ -117,20 +119,40 @@ impl PaperMetrics {
     }
 }
 
+/// What a summary needs of a run besides its statistics.
+pub struct RunInfo<'a> {
+    pub topology: &'a str,
+    pub routing: String,
+    /// Offered load, flits per host per cycle.
+    pub offered: f64,
+    /// Capacity, flits per host per cycle.
+    pub capacity: f64,
+    pub hosts: usize,
+    /// Cycles simulated.
+    pub now: u64,
+    pub in_flight_packets: u64,
+    pub queued_packets: u64,
+    /// Per switch, the latency surface's value
+    /// ([`crate::sim::Simulation::node_link_delay`]); empty when the run
+    /// gathers no pair statistics.
+    pub node_link_delay: Vec<f64>,
+}
+
 impl Summary {
-    pub fn of(sim: &Simulation) -> Summary {
-        let st = sim.stats();
-        let measured = sim.now().saturating_sub(st.measure_start());
-        let denom = (sim.network().num_hosts() as f64 * measured as f64).max(1.0);
+    /// The summary of a run's statistics.
+    pub fn of(st: &Stats, run: RunInfo<'_>) -> Summary {
+        let measured = run.now.saturating_sub(st.measure_start());
+        let denom = (run.hosts as f64 * measured as f64).max(1.0);
         let accepted = st.delivered_flits() as f64 / denom;
         Summary {
-            topology: sim.network().spec().to_string(),
-            routing: sim.routing_name(),
-            offered: sim.load(),
+            topology: run.topology.to_string(),
+            routing: run.routing,
+            offered: run.offered,
             generated: st.generated_flits() as f64 / denom,
             accepted,
-            accepted_fraction: accepted / sim.capacity(),
-            capacity: sim.capacity(),
+            accepted_fraction: accepted / run.capacity,
+            min_source_delivery: st.min_source_delivery(),
+            capacity: run.capacity,
             avg_latency: st.latency().mean(),
             p50_latency: st.latency().quantile(0.5),
             p99_latency: st.latency().quantile(0.99),
@@ -142,11 +164,11 @@ impl Summary {
             },
             injected_packets: st.injected_packets(),
             delivered_packets: st.delivered_packets(),
-            in_flight_packets: sim.in_flight_packets() as u64,
-            queued_packets: sim.queued_packets(),
-            cycles: sim.now(),
+            in_flight_packets: run.in_flight_packets,
+            queued_packets: run.queued_packets,
+            cycles: run.now,
             measured_cycles: measured,
-            paper: PaperMetrics::of(sim, denom),
+            paper: PaperMetrics::of(st, &run.node_link_delay, denom),
         }
     }
 }

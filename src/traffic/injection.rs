@@ -16,24 +16,18 @@ use crate::rng::{SimRng, unit};
 use serde::{Deserialize, Serialize};
 
 /// Which inter-arrival law hosts follow.
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "snake_case")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Process {
     #[default]
     Bernoulli,
+    #[strum(to_string = "exponential", serialize = "poisson")]
     Exponential,
 }
 
-impl Process {
-    pub const ACCEPTED: &'static str = "bernoulli, exponential";
-    pub fn parse(s: &str) -> Option<Process> {
-        match s {
-            "bernoulli" => Some(Process::Bernoulli),
-            "exponential" | "poisson" => Some(Process::Exponential),
-            _ => None,
-        }
-    }
-}
+crate::spec_options::keyword_enum!(Process);
 
 /// `floor(x)` for `x >= 0`: exact either way, so the same on every
 /// platform; below 2^52 it is a conversion to an integer and back, without

@@ -61,8 +61,11 @@ pub use metapath::{Change, Decision, Metapath, Msp, Params};
 pub use steps::Steps;
 pub use supernode::{SupernodeType, members};
 
-use super::registry::{Family, RoutingBuild, RoutingKind, key_values};
-use super::{Acknowledgement, Candidates, Feedback, Hop, Routing, Source, Timing};
+use super::kind::options;
+use super::registry::{Family, RoutingBuild, RoutingKind};
+use super::{
+    Acknowledgement, Candidates, Feedback, Hop, PacketInfo, RouteState, Routing, Source, Timing,
+};
 use crate::rng::{below, unit};
 use crate::topology::{Network, PortId, Shape, SwitchId};
 use std::collections::HashSet;
@@ -72,7 +75,7 @@ pub(in crate::routing) const KIND: RoutingKind = RoutingKind {
     aliases: &[],
     options: "[:tau=F][:tolerance=F][:max-size=N][:max-width=N][:supernode=gravity|subtopology][:ack=packet|delay][:limit=random]",
     summary: "Distributed Routing Balancing: metapaths of multi-step paths through supernodes, widened by acknowledged latency",
-    family: Family::Adaptive,
+    families: &[Family::Adaptive],
     parse: |parts| DrbSpec::parse(parts).map(|s| Box::new(s) as Box<dyn RoutingBuild>),
     examples: &[
         "drb",
@@ -134,58 +137,64 @@ impl Default for DrbSpec {
 }
 
 impl DrbSpec {
+    /// Option keys `drb` takes.
+    pub const KEYS: &'static [&'static str] = &[
+        "tau",
+        "tolerance",
+        "max-size",
+        "max-width",
+        "supernode",
+        "ack",
+        "limit",
+    ];
+
     fn parse(parts: &[&str]) -> Result<DrbSpec, String> {
-        let mut s = DrbSpec::default();
-        let number = |k: &str, v: &str, max: f64| -> Result<f64, String> {
-            v.parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite() && (0.0..=max).contains(x))
-                .ok_or_else(|| format!("{k} `{v}`; accepted a number in 0..={max}"))
+        let d = DrbSpec::default();
+        let o = options("drb", parts, Self::KEYS)?;
+        let e = |e: crate::spec_options::OptionError| e.to_string();
+        let text = |k: &str, parse: &dyn Fn(&str) -> bool, accepted: &str| match o.get(k) {
+            Some(v) if !parse(v) => Err(format!("{k} `{v}`; accepted {accepted}")),
+            v => Ok(v),
         };
-        let whole = |k: &str, v: &str, lo: u8, hi: u8| -> Result<u8, String> {
-            v.parse::<u8>()
-                .ok()
-                .filter(|x| (lo..=hi).contains(x))
-                .ok_or_else(|| format!("{k} `{v}`; accepted a whole number {lo}..={hi}"))
+        let supernode = match text(
+            "supernode",
+            &|v| SupernodeType::parse(v).is_some(),
+            SupernodeType::ACCEPTED,
+        )? {
+            Some(v) => SupernodeType::parse(v).unwrap_or_default(),
+            None => d.supernode,
         };
-        for (k, v) in key_values(parts)? {
-            match k {
-                "tau" => s.tau = number(k, v, 100.0)?,
-                "tolerance" | "tol" => s.tolerance = number(k, v, 1.0)?,
-                "max-size" | "max_size" => s.max_size = whole(k, v, 0, 64)?,
-                "max-width" | "max_width" => s.max_width = whole(k, v, 1, MAX_WIDTH)?,
-                "supernode" => {
-                    s.supernode = SupernodeType::parse(v).ok_or_else(|| {
-                        format!("supernode `{v}`; accepted {}", SupernodeType::ACCEPTED)
-                    })?
-                }
-                "ack" => {
-                    s.ack = match v {
-                        "packet" => Acknowledgement::Packet,
-                        "delay" => Acknowledgement::Delay,
-                        _ => {
-                            return Err(format!(
-                                "ack `{v}`; accepted {}",
-                                Acknowledgement::ACCEPTED
-                            ));
-                        }
-                    }
-                }
-                "limit" => {
-                    s.limit = match v {
-                        "random" => Limit::Random,
-                        "none" => Limit::None,
-                        _ => return Err(format!("limit `{v}`; accepted random, none")),
-                    }
-                }
-                _ => {
-                    return Err(format!(
-                        "`drb` takes no option `{k}`; accepted tau, tolerance, max-size, max-width, supernode, ack, limit"
-                    ));
-                }
-            }
-        }
-        Ok(s)
+        let ack = match text(
+            "ack",
+            &|v| v == "packet" || v == "delay",
+            Acknowledgement::ACCEPTED,
+        )? {
+            Some("delay") => Acknowledgement::Delay,
+            Some(_) => Acknowledgement::Packet,
+            None => d.ack,
+        };
+        let limit = match text("limit", &|v| v == "random" || v == "none", "random, none")? {
+            Some("random") => Limit::Random,
+            _ => Limit::None,
+        };
+        Ok(DrbSpec {
+            tau: o.f64("tau", 0.0..=100.0).map_err(e)?.unwrap_or(d.tau),
+            tolerance: o
+                .f64("tolerance", 0.0..=1.0)
+                .map_err(e)?
+                .unwrap_or(d.tolerance),
+            max_size: o
+                .u32("max-size", 0..=64)
+                .map_err(e)?
+                .map_or(d.max_size, |v| v as u8),
+            max_width: o
+                .u32("max-width", 1..=MAX_WIDTH as u32)
+                .map_err(e)?
+                .map_or(d.max_width, |v| v as u8),
+            supernode,
+            ack,
+            limit,
+        })
     }
 
     /// Step classes the spec's routes need: one per possible non-null step.
@@ -269,6 +278,10 @@ impl RoutingBuild for DrbSpec {
         self
     }
 }
+
+/// A candidate MSP's sort key: (Length, distance of X and Y from their
+/// centres, X, Y).
+type CandidateKey = (u32, u32, SwitchId, SwitchId);
 
 /// Counters over all pairs, for views and tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -401,7 +414,7 @@ impl Drb {
         all.sort_unstable();
         // Distinct routes, in order.
         let mut seen: HashSet<Vec<(SwitchId, PortId)>> = HashSet::new();
-        let mut routes: Vec<((u32, u32, SwitchId, SwitchId), Vec<(SwitchId, PortId)>)> = Vec::new();
+        let mut routes: Vec<(CandidateKey, Vec<(SwitchId, PortId)>)> = Vec::new();
         for c in all {
             let hops = self.steps.route_hops(a, c.2, c.3, b);
             if seen.insert(hops.clone()) {
@@ -491,6 +504,56 @@ impl Routing for Drb {
 
     fn acknowledgement(&self) -> Acknowledgement {
         self.spec.ack
+    }
+
+    /// Every MSP the pair's metapath can ever hold: the first `max-width`
+    /// candidates at every supernode size up to `max-size` (a narrower
+    /// metapath takes a prefix of them); in the random limit every X.
+    fn source_states(&self, pkt: &PacketInfo) -> Option<Vec<RouteState>> {
+        let (a, b) = (pkt.src_switch, pkt.dst_switch);
+        let mut vias: Vec<[SwitchId; 2]> = match self.spec.limit {
+            Limit::Random => (0..self.n as SwitchId).map(|x| [x, b]).collect(),
+            Limit::None => (0..=self.spec.max_size as u32)
+                .flat_map(|size| self.candidates(a, b, size, self.spec.max_width as usize))
+                .map(|m| [m.x, m.y])
+                .collect(),
+        };
+        vias.sort_unstable();
+        vias.dedup();
+        Some(
+            vias.into_iter()
+                .map(|via| RouteState {
+                    via,
+                    ..RouteState::default()
+                })
+                .collect(),
+        )
+    }
+
+    /// The adaptive VCs of the escape-classes layout ([`Steps::layout`]).
+    fn adaptive_vcs(&self) -> Option<(u8, u8)> {
+        self.steps.adaptive()
+    }
+
+    /// The step classes are learnt from the VC each hop took.
+    fn learns_vc(&self) -> bool {
+        true
+    }
+
+    /// An MSP may cross B before its last step (A -> X or X -> Y through
+    /// B): the message goes on to its intermediate nodes, as the paper's
+    /// multi-step paths are messages addressed to X, then Y, then B.
+    fn passes_destination(&self) -> bool {
+        true
+    }
+
+    /// At B, the message may leave once every waypoint still ahead is B.
+    fn may_eject(&self, at: SwitchId, st: &RouteState) -> bool {
+        match st.phase {
+            0 => st.via[0] == at && st.via[1] == at,
+            1 => st.via[1] == at,
+            _ => true,
+        }
     }
 
     fn at_source(&mut self, src: Source<'_>) {
