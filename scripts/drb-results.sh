@@ -46,7 +46,8 @@ COMMON=(--packet-flits 10 --buffer-flits 1 --vcs 12 --process exponential
     --selection first-free --warmup "${WARMUP:-20000}" --cycles "${CYCLES:-40000}")
 COMMON3=(--packet-flits 10 --buffer-flits 3 --vcs 12 --process exponential
     --selection first-free --warmup "${WARMUP:-20000}" --cycles "${CYCLES:-40000}" --wait-for-tail-credit)
-TOPOLOGIES=(torus:4x4 torus:8x8 torus:16x16 hypercube:4 hypercube:6 hypercube:8 midimew:64)
+# TOPOS="torus:8x8 ..." restricts the tau and sweeps steps to some of them.
+read -r -a TOPOLOGIES <<<"${TOPOS:-torus:4x4 torus:8x8 torus:16x16 hypercube:4 hypercube:6 hypercube:8 midimew:64}"
 TRAFFICS=(uniform hotspot bitrev butterfly shuffle transpose)
 
 # Hot-spot traffic: 10% of the messages to one hot node (the paper names
@@ -80,7 +81,11 @@ tol_of() { # tau -> the presets' tolerance: the lower edge of the dead band
     # narrow; three decimals.
     python3 -c "import sys; t=float(sys.argv[1]); print(round(t / (2 * (1 + t)), 3))" "$1"
 }
-drb_spec() { # topology -> the preset's drb spec
+drb_spec() { # topology -> the preset's drb spec (DRB=SPEC overrides it)
+    if [ -n "${DRB:-}" ]; then
+        echo "$DRB"
+        return
+    fi
     local t
     t=$(tau_of "$1")
     echo "drb:tau=$t:tolerance=$(tol_of "$t")"

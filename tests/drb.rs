@@ -638,3 +638,59 @@ fn too_few_vcs_and_a_fixed_selection_are_refused() {
     ]);
     assert_eq!(code, 0, "{err}");
 }
+
+/// `routelab sweep` with DOR, DRB and adaptive routing prints the paper's
+/// metrics beside routelab's: waiting time, accepted over applied load, the
+/// coefficient of variation of per-pair latency and out-of-order
+/// deliveries, one column group per routing, one row per load.
+#[test]
+fn sweep_prints_the_papers_metrics_side_by_side() {
+    let (code, out, err) = routelab(&[
+        "sweep",
+        "--topology",
+        "torus:4x4",
+        "--routing",
+        "dor",
+        "--routing",
+        "drb",
+        "--routing",
+        "adaptive",
+        "--selection",
+        "first-free",
+        "--buffer-flits",
+        "1",
+        "--packet-flits",
+        "4",
+        "--vcs",
+        "12",
+        "--loads",
+        "0.1:0.2:0.1",
+        "--warmup",
+        "300",
+        "--cycles",
+        "1500",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let table = out
+        .split("the paper's metrics")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no paper metrics in\n{out}"));
+    let rows: Vec<&str> = table
+        .lines()
+        .filter(|l| l.trim_start().starts_with("0."))
+        .collect();
+    assert_eq!(rows.len(), 2, "{table}");
+    for row in rows {
+        let groups: Vec<&str> = row.split('|').skip(1).collect();
+        assert_eq!(groups.len(), 3, "{row}");
+        for g in groups {
+            let v: Vec<f64> = g
+                .split_whitespace()
+                .map(|x| x.parse().unwrap())
+                .collect();
+            assert_eq!(v.len(), 4, "{row}");
+            // Waiting time, accepted/applied near 1 below saturation, a cv.
+            assert!(v[0] >= 0.0 && v[1] > 0.8 && v[1] < 1.2 && v[2] >= 0.0, "{row}");
+        }
+    }
+}
