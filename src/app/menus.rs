@@ -151,6 +151,9 @@ impl RoutelabApp {
                 }
             }
             ui.separator();
+            ui.checkbox(&mut self.presenter.on, "Presenter mode (F5)")
+                .on_hover_text("Larger, high-contrast, the view and the curves only; keys: N/P presets, B balancer, C compare, Space play");
+            ui.separator();
             ui.radio_value(&mut self.settings.theme, Theme::Dark, "Dark theme");
             ui.radio_value(&mut self.settings.theme, Theme::Light, "Light theme");
         });
