@@ -684,13 +684,13 @@ fn sweep_prints_the_papers_metrics_side_by_side() {
         let groups: Vec<&str> = row.split('|').skip(1).collect();
         assert_eq!(groups.len(), 3, "{row}");
         for g in groups {
-            let v: Vec<f64> = g
-                .split_whitespace()
-                .map(|x| x.parse().unwrap())
-                .collect();
+            let v: Vec<f64> = g.split_whitespace().map(|x| x.parse().unwrap()).collect();
             assert_eq!(v.len(), 4, "{row}");
             // Waiting time, accepted/applied near 1 below saturation, a cv.
-            assert!(v[0] >= 0.0 && v[1] > 0.8 && v[1] < 1.2 && v[2] >= 0.0, "{row}");
+            assert!(
+                v[0] >= 0.0 && v[1] > 0.8 && v[1] < 1.2 && v[2] >= 0.0,
+                "{row}"
+            );
         }
     }
 }

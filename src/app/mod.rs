@@ -31,12 +31,14 @@ mod panels;
 pub mod path_selection;
 pub mod playback;
 pub mod plots;
+pub mod presenter;
 pub mod presets;
 pub mod scenario_panel;
 pub mod session;
 pub mod share;
 pub mod sweep;
 pub mod theme;
+pub mod tour;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 mod windows;
@@ -81,6 +83,10 @@ pub enum AppCommand {
     /// when it comes, see `file_dialog`).
     #[cfg(not(target_arch = "wasm32"))]
     OpenFileDialog(file_dialog::Purpose),
+    /// Start a guided tour (its id, as in `#tour=ID`).
+    StartTour(String),
+    /// A tour's Back, Next or End.
+    Tour(tour::overlay::TourButton),
 }
 
 /// What the app remembers between runs.
@@ -175,6 +181,12 @@ pub struct RoutelabApp {
     pub surface: latency_surface::SurfaceView,
     /// What the central view shows.
     pub central_view: CentralView,
+    /// The built-in guided tours ([`tour`]).
+    pub tours: Vec<tour::Tour>,
+    /// The tour being taken, if any.
+    pub tour: Option<tour::TourRun>,
+    /// Presenter mode (F5).
+    pub presenter: presenter::Presenter,
 }
 
 /// What the central view shows above the curves.
@@ -210,7 +222,9 @@ impl RoutelabApp {
                 })
             }
         };
-        let (presets, problems) = presets::all();
+        let (presets, mut problems) = presets::all();
+        let (tours, tour_problems) = tour::all();
+        problems.extend(tour_problems);
         if message.is_none() && !problems.is_empty() {
             message = Some(Message {
                 is_error: true,
@@ -258,6 +272,9 @@ impl RoutelabApp {
             drb: Default::default(),
             surface: Default::default(),
             central_view: CentralView::Network,
+            tours,
+            tour: None,
+            presenter: Default::default(),
             settings,
         };
         if let Some(r) = app.settings.compare_routing.clone()
@@ -292,6 +309,11 @@ impl RoutelabApp {
                 }
                 Some(Err(e)) => app.error(format!("{e} (kept the previous scenario)")),
                 None => web::set_fragment(&share::encode_fragment(&app.session.scenario)),
+            }
+            if let Some(id) = tour::requested(&hash).or_else(|| tour::requested(&query))
+                && let Err(e) = app.start_tour(&id)
+            {
+                app.error(format!("The link's tour did not start: {e}"));
             }
         }
         app
@@ -338,7 +360,9 @@ impl RoutelabApp {
             self.apply_dialog_reply(reply, &ctx);
         }
         self.keyboard(&ctx);
+        self.presenter_keys(&ctx);
         self.apply_commands(&ctx);
+        self.presenter_look(&ctx);
         self.finish_screenshot(&ctx);
 
         // Advance the simulation and the sweep.
@@ -360,17 +384,26 @@ impl RoutelabApp {
 
         self.top_ui(ui);
         self.status_ui(ui);
-        self.left_ui(ui);
-        if self.selected.is_some() {
+        // Presenter mode gives the side panels' room to the views.
+        let panels = !self.presenter.on;
+        if panels {
+            self.left_ui(ui);
+        }
+        if panels && self.selected.is_some() {
             self.details_panel_ui(ui);
         }
-        if self.path_selection.open {
+        if panels && self.path_selection.open {
+            // Opened: show the chosen algorithm's result at once.
+            let ps = &mut self.path_selection;
+            if ps.result.is_none() && ps.error.is_none() && !ps.is_running() {
+                ps.compute(self.session.sim.network());
+            }
             self.path_selection_ui(ui);
         }
-        if self.oblivious.open {
+        if panels && self.oblivious.open {
             self.oblivious_ui(ui);
         }
-        if drb_runs && !self.drb.hidden {
+        if panels && drb_runs && !self.drb.hidden {
             self.drb_ui(ui);
         }
         self.central_ui(ui);
@@ -378,6 +411,7 @@ impl RoutelabApp {
         self.drb.take_selection(self.selected);
         self.help_ui(&ctx);
         self.file_window_ui(&ctx);
+        self.tour_frame(&ctx);
 
         self.apply_commands(&ctx);
         #[cfg(target_arch = "wasm32")]
