@@ -58,6 +58,9 @@ fn presets_menu_loads_a_preset() {
     let mut h = harness();
     h.get_by_label("Presets").click();
     h.run();
+    h.get_by_label("First steps: one network, one routing")
+        .click();
+    h.run();
     h.get_by_label("Torus 8x8, DOR, tornado (hot ring)").click();
     h.run();
     let s = &h.state().session.scenario;
@@ -152,7 +155,17 @@ fn help_overlay_toggles_with_question_mark() {
 }
 
 fn load_preset(h: &mut Harness<'_, RoutelabApp>, name: &str) {
+    let source = h
+        .state()
+        .presets
+        .iter()
+        .find(|p| p.scenario.name == name)
+        .map(|p| p.source.clone())
+        .expect("a preset of that name");
     h.get_by_label("Presets").click();
+    h.run();
+    h.get_by_label(routelab::app::presets::group_of(&source).title)
+        .click();
     h.run();
     h.get_by_label(name).click();
     h.run();
