@@ -389,3 +389,33 @@ fn file_dialog_answers_are_applied_and_no_dialog_shows_the_fallback() {
     assert_eq!(text.lines().count(), 1 + windows);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn balancer_and_compare_picks_follow_the_network() {
+    let mut h = harness();
+    let (i, _) = h
+        .state()
+        .presets
+        .iter()
+        .enumerate()
+        .find(|(_, p)| p.scenario.topology.starts_with("irregular"))
+        .expect("an irregular preset");
+    h.state_mut().push(AppCommand::LoadPreset(i));
+    h.run_steps(2);
+    let topology = h.state().session.scenario.topology.clone();
+    let choices = routelab::app::scenario_panel::routing_choices(&topology);
+    assert!(!choices.iter().any(|c| c.starts_with("dor")), "{choices:?}");
+    assert!(
+        choices.contains(&h.state().settings.swap_routing),
+        "{} offered on {topology}",
+        h.state().settings.swap_routing
+    );
+    // Swapping to it works on this network.
+    h.get_by_label("Swap balancer").click();
+    h.run_steps(2);
+    assert!(
+        h.state().message.as_ref().is_none_or(|m| !m.is_error),
+        "{:?}",
+        h.state().message
+    );
+}

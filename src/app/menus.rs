@@ -22,10 +22,12 @@ impl RoutelabApp {
                     } else {
                         self.settings.theme.info()
                     };
-                    ui.colored_label(color, &m.text);
+                    // Close first, so a long message cannot push it off
+                    // the window; the text wraps.
                     if ui.small_button("Close").on_hover_text("Dismiss").clicked() {
                         self.message = None;
                     }
+                    ui.add(egui::Label::new(egui::RichText::new(&m.text).color(color)).wrap());
                 });
             }
             ui.add_space(2.0);
