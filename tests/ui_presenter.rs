@@ -25,6 +25,16 @@ fn press(h: &mut Harness<'_, RoutelabApp>, k: egui::Key) {
 }
 
 #[test]
+fn a_link_asks_for_presenter_mode() {
+    use routelab::app::presenter::requested;
+    assert!(requested("#presenter"));
+    assert!(requested("#scenario=%7B%7D&presenter"));
+    assert!(requested("?tour=singh&presenter=1"));
+    assert!(!requested("#scenario=presenter"));
+    assert!(!requested(""));
+}
+
+#[test]
 fn f5_toggles_presenter_mode_and_keys_drive_a_demo() {
     let mut h = harness();
     assert!(region(&h.ctx, "controls").is_some());

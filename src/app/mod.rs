@@ -310,6 +310,9 @@ impl RoutelabApp {
                 Some(Err(e)) => app.error(format!("{e} (kept the previous scenario)")),
                 None => web::set_fragment(&share::encode_fragment(&app.session.scenario)),
             }
+            if presenter::requested(&hash) || presenter::requested(&query) {
+                app.presenter.on = true;
+            }
             if let Some(id) = tour::requested(&hash).or_else(|| tour::requested(&query))
                 && let Err(e) = app.start_tour(&id)
             {

@@ -8,6 +8,22 @@ use egui_plot::{Legend, Line, LineStyle, Plot, PlotPoints, Points, VLine};
 
 /// Latency and throughput over time for each run (`(label, sim)`).
 pub fn live_curves_ui(ui: &mut egui::Ui, runs: &[(&str, &Simulation)], theme: Theme) {
+    if runs.iter().all(|(_, s)| s.stats().windows().is_empty()) {
+        // Nothing measured yet: say what to do rather than draw empty axes.
+        ui.add_space(24.0);
+        ui.vertical_centered(|ui| {
+            ui.label(
+                egui::RichText::new("No measurements yet")
+                    .strong()
+                    .size(16.0),
+            );
+            ui.label(
+                "Press Play (Space) or Step: latency and accepted throughput are drawn here \
+                 for every window of cycles the simulation completes.",
+            );
+        });
+        return;
+    }
     let h = ((ui.available_height() - 8.0) / 2.0).max(80.0);
     for (title, id, value) in [
         (

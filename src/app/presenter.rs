@@ -36,6 +36,15 @@ pub const KEYS: &[(&str, &str)] = &[
     ("C", "Compare with another routing, or stop comparing"),
 ];
 
+/// Whether a URL fragment or query asks for presenter mode (a
+/// `presenter` key: `#presenter`, `#scenario=...&presenter`).
+pub fn requested(fragment: &str) -> bool {
+    fragment
+        .trim_start_matches(['#', '?'])
+        .split('&')
+        .any(|kv| kv == "presenter" || kv.starts_with("presenter="))
+}
+
 impl RoutelabApp {
     /// The presenter keys of this frame (none while a text field has the
     /// focus).
