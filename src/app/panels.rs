@@ -65,6 +65,15 @@ impl RoutelabApp {
                 ))
                 .on_hover_text("Measured since the warm-up ended: mean latency, accepted / offered flits per host per cycle, and the network's capacity under uniform traffic (the bisection limit) with the accepted throughput as a share of it");
                 ui.separator();
+                if let Some(b) = &s.compare {
+                    let sb = b.summary();
+                    ui.monospace(format!(
+                        "B: latency {:.1} · accepted {:.3}",
+                        sb.avg_latency, sb.accepted
+                    ))
+                    .on_hover_text(format!("Run B ({}), measured the same way", b.routing_name()));
+                    ui.separator();
+                }
                 ui.monospace(format!("Routing {}", s.sim.routing_name()));
                 if self.playback.playing {
                     ui.separator();
