@@ -339,10 +339,16 @@ impl RoutelabApp {
                             },
                             _ => network_view::Colouring::of(metric, sim),
                         };
-                        let overlay = analysis
+                        let mut overlay = analysis
                             .as_ref()
                             .map(|v| v.runs_overlay.clone())
                             .unwrap_or_default();
+                        // Up*/down*'s root, which the presets talk about.
+                        if let Some(root) =
+                            network_view::updown_root(&sim.routing_name(), sim.network().spec())
+                        {
+                            overlay.marks.push((root, "root".into(), theme.highlight()));
+                        }
                         let r = network_view::network_ui_overlaid(
                             col,
                             sim,
