@@ -280,6 +280,24 @@ pub struct Overlay {
     pub marks: Vec<(SwitchId, String, Color32)>,
 }
 
+/// The root switch of an up*/down* routing (`updown`, `paths:updown-*`,
+/// `paths:udwm`, or `minimal` on an irregular network, which is
+/// up*/down* from switch 0), to mark it on the view.
+pub fn updown_root(routing: &str, topology: &str) -> Option<SwitchId> {
+    let updown = routing.starts_with("updown")
+        || routing.starts_with("paths:updown")
+        || routing.starts_with("paths:udwm")
+        || (routing == "minimal" && topology.starts_with("irregular"));
+    if !updown {
+        return None;
+    }
+    let root = routing
+        .split(':')
+        .find_map(|kv| kv.strip_prefix("root="))
+        .map_or(Some(0), |r| r.parse().ok())?;
+    Some(root)
+}
+
 /// [`network_ui_coloured`] with an [`Overlay`].
 pub fn network_ui_overlaid(
     ui: &mut egui::Ui,
