@@ -475,13 +475,20 @@ pub fn network_ui_overlaid(
             painter.circle_stroke(c, radius + 2.5, Stroke::new(2.0, theme.selection()));
         }
         if spacing_px > 44.0 {
-            painter.text(
-                c + vec2(radius + 2.0, -radius - 2.0),
-                Align2::LEFT_BOTTOM,
+            // On a patch of background, so coloured channels under the
+            // number do not hide it.
+            let galley = painter.layout_no_wrap(
                 s.to_string(),
                 FontId::proportional(10.0),
-                ui.visuals().weak_text_color(),
+                ui.visuals().text_color(),
             );
+            let at = c + vec2(radius + 2.0, -radius - 2.0 - galley.size().y);
+            painter.rect_filled(
+                Rect::from_min_size(at, galley.size()).expand(1.0),
+                2.0,
+                theme.view_background().gamma_multiply(0.85),
+            );
+            painter.galley(at, galley, ui.visuals().text_color());
         }
     }
     for (s, label, color) in &overlay.marks {
