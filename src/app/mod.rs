@@ -6,7 +6,8 @@
 //! `menus`, `panels` and `windows` draw the menu bar and toolbar, the
 //! panels and the floating windows. [`playback`] (commands and
 //! state, no egui), [`session`] (the running simulations, no egui),
-//! [`scenario_panel`], [`network_view`], [`plots`], [`sweep`] (background
+//! [`scenario_panel`], [`network_view`] ([`fat_tree_view`] for the
+//! time-slice model's fat tree), [`plots`], [`sweep`] (background
 //! load sweeps), [`path_selection`] (static path selection, live GA/SA),
 //! [`presets`], [`share`] (scenario in the URL), [`export`]
 //! (CSV, PNG, JSON files), `file_dialog` (the system file dialog, native
@@ -16,6 +17,7 @@
 
 mod commands;
 pub mod export;
+pub mod fat_tree_view;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod file_dialog;
 mod menus;

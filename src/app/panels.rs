@@ -40,7 +40,11 @@ impl RoutelabApp {
         egui::Panel::bottom("status").show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 let s = &self.session;
-                ui.monospace(format!("Cycle {}", s.now()));
+                if s.sim.latency_unit() == "slices" {
+                    ui.monospace(format!("Slice {}", s.now()));
+                } else {
+                    ui.monospace(format!("Cycle {}", s.now()));
+                }
                 ui.separator();
                 ui.monospace(format!("{:.0} cycles/s", s.cycles_per_second()))
                     .on_hover_text("Simulated cycles per wall-clock second");
@@ -52,11 +56,26 @@ impl RoutelabApp {
                     .on_hover_text("Packets waiting in source queues");
                 ui.separator();
                 let sum = s.sim.summary();
-                ui.monospace(format!(
-                    "Latency {:.1} cycles · Accepted {:.3} of {:.3}",
-                    sum.avg_latency, sum.accepted, sum.offered
-                ))
-                .on_hover_text("Measured since the warm-up ended: mean latency and accepted / offered flits per host per cycle");
+                if let Some(rate) = sum.success_rate {
+                    let rate = if rate.is_finite() {
+                        format!("{:.2}%", 100.0 * rate)
+                    } else {
+                        "not known yet".to_string()
+                    };
+                    ui.monospace(format!(
+                        "Success {rate} · Latency {:.2} (max {}) slices · {} refused",
+                        sum.avg_latency,
+                        sum.max_latency,
+                        sum.refused_transmissions.unwrap_or(0)
+                    ))
+                    .on_hover_text("Time-slice model, since the warm-up: requests taken within R slices and delivered within D, over those begun (known D slices after they begin); latency from begin time, not counting the server-to-access edge; offers between switches refused");
+                } else {
+                    ui.monospace(format!(
+                        "Latency {:.1} cycles · Accepted {:.3} of {:.3}",
+                        sum.avg_latency, sum.accepted, sum.offered
+                    ))
+                    .on_hover_text("Measured since the warm-up ended: mean latency and accepted / offered flits per host per cycle");
+                }
                 ui.separator();
                 ui.monospace(format!("Routing {}", s.sim.routing_name()));
                 if self.playback.playing {

@@ -12,6 +12,18 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../assets/scenarios/fattree-dmodk-uniform.json"),
     ),
     (
+        "fattree-greedy.json",
+        include_str!("../../assets/scenarios/fattree-greedy.json"),
+    ),
+    (
+        "fattree16-greedy.json",
+        include_str!("../../assets/scenarios/fattree16-greedy.json"),
+    ),
+    (
+        "fattree8-greedy.json",
+        include_str!("../../assets/scenarios/fattree8-greedy.json"),
+    ),
+    (
         "hypercube-ecube-bitcomp.json",
         include_str!("../../assets/scenarios/hypercube-ecube-bitcomp.json"),
     ),

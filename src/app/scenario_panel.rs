@@ -9,7 +9,7 @@ use crate::traffic::Process;
 
 /// The topology spec forms, for tooltips.
 pub const TOPOLOGY_HELP: &str = "Topology spec: torus:KxK[xK..] (k>=3), mesh:KxK[xK..] (k>=2), hypercube:N (1..=16), \
-midimew:N (N>=5), fattree:K (even K), irregular:N[:ports=P][:hosts=H][:seed=S]; torus/mesh/hypercube/midimew also take :hosts=H";
+midimew:N (N>=5), fattree:K (even K)[:hetero=equal|paper][:seed=S][:LEVEL_FIELD=LO-HI], irregular:N[:ports=P][:hosts=H][:seed=S]; torus/mesh/hypercube/midimew also take :hosts=H";
 
 /// Topology kinds with an example spec each.
 pub const TOPOLOGY_KINDS: &[(&str, &str, &str)] = &[
@@ -29,7 +29,11 @@ pub const TOPOLOGY_KINDS: &[(&str, &str, &str)] = &[
         "midimew:64",
         "minimum-distance mesh with wrap-around links: midimew:N, N >= 5",
     ),
-    ("fattree", "fattree:4", "k-ary fat tree: fattree:K, even K"),
+    (
+        "fattree",
+        "fattree:4",
+        "k-ary fat tree: fattree:K, even K; for the time-slice model, unlike switches with fattree:K:hetero=paper:seed=S",
+    ),
     (
         "irregular",
         "irregular:16:seed=3",
@@ -63,7 +67,20 @@ pub fn routing_choices(topology: &str) -> &'static [&'static str] {
         ],
         "mesh" => &["dor", "updown", "minimal"],
         "hypercube" | "midimew" => &["dor", "updown", "minimal"],
-        "fattree" => &["dmodk", "updown", "minimal"],
+        "fattree" => &[
+            "dmodk",
+            "updown",
+            "minimal",
+            "fattree-greedy:step=7",
+            "fattree-greedy:step=6",
+            "fattree-greedy:step=5",
+            "fattree-greedy:step=4",
+            "fattree-greedy:step=3",
+            "fattree-greedy:step=2",
+            "fattree-greedy:step=1",
+            "fattree-ecmp",
+            "fattree-drill",
+        ],
         _ => &[
             "updown",
             "updown:root=1",
@@ -140,7 +157,7 @@ pub fn scenario_ui(
                 "routing_pick",
                 &mut draft.routing,
                 routing_choices(&draft.topology),
-                "Routing / balancer spec: minimal, dor[:tie=plus|random|parity], updown[:root=N], dmodk, paths:updown-bfs|updown-dfs|udwm:<policy>[:options]",
+                "Routing / balancer spec: minimal, dor[:tie=plus|random|parity], updown[:root=N], dmodk, paths:updown-bfs|updown-dfs|udwm:<policy>[:options]; time-slice model: fattree-greedy:step=1..7, fattree-ecmp, fattree-drill",
             );
             ui.end_row();
 
@@ -156,18 +173,29 @@ pub fn scenario_ui(
 
             ui.label("Arrivals");
             egui::ComboBox::from_id_salt("process")
-                .selected_text(format!("{:?}", draft.process).to_lowercase())
+                .selected_text(draft.process.as_str())
                 .show_ui(ui, |ui| {
                     ui.selectable_value(&mut draft.process, Process::Bernoulli, "bernoulli");
                     ui.selectable_value(&mut draft.process, Process::Exponential, "exponential");
+                    ui.selectable_value(&mut draft.process, Process::OnOff, "on_off");
                 })
                 .response
                 .on_hover_text("Inter-arrival law of each host's packets");
             ui.end_row();
 
             ui.label("Offered load");
-            ui.add(egui::Slider::new(&mut draft.load, 0.0..=1.0).step_by(0.01))
-                .on_hover_text("Flits per host per cycle (1 = a host injects every cycle)");
+            if draft.switch_model == SwitchModelKind::TimeSlice {
+                ui.add(
+                    egui::DragValue::new(&mut draft.load)
+                        .range(0.0..=crate::scenario::MAX_SLICE_LOAD)
+                        .speed(0.05)
+                        .suffix(" req/server/slice"),
+                )
+                .on_hover_text("Time-slice model: requests per server per slice (lambda)");
+            } else {
+                ui.add(egui::Slider::new(&mut draft.load, 0.0..=1.0).step_by(0.01))
+                    .on_hover_text("Flits per host per cycle (1 = a host injects every cycle)");
+            }
             ui.end_row();
 
             ui.label("Packet size");
@@ -184,8 +212,19 @@ pub fn scenario_ui(
                     }
                 })
                 .response
-                .on_hover_text("What moves packets between buffers: input-queued = virtual-channel routers with credit flow control, cycle by cycle");
+                .on_hover_text("What moves packets between buffers: input-queued = virtual-channel routers with credit flow control, cycle by cycle; timeslice = the weighted-path paper's fat tree of unlike switches, one step per time slice");
             ui.end_row();
+
+            if draft.switch_model == SwitchModelKind::TimeSlice {
+                ui.label("Admission R");
+                ui.add(egui::DragValue::new(&mut draft.admit_slices).range(0..=1_000_000).suffix(" slices"))
+                    .on_hover_text("A request fails if its access switch has no room for it within R slices of its begin time");
+                ui.end_row();
+                ui.label("Deadline D");
+                ui.add(egui::DragValue::new(&mut draft.deadline_slices).range(1..=1_000_000).suffix(" slices"))
+                    .on_hover_text("A request fails unless delivered within D slices of its begin time");
+                ui.end_row();
+            }
 
             ui.label("Switching");
             egui::ComboBox::from_id_salt("switching")

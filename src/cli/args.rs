@@ -59,28 +59,41 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<PathBuf>,
     /// Topology spec: torus:8x8, mesh:4x4, hypercube:6, midimew:64, fattree:4,
-    /// irregular:16:seed=3, file:PATH.
+    /// irregular:16:seed=3, file:PATH. Fat trees take per-switch parameters
+    /// for the time-slice model: fattree:4:hetero=paper:seed=2.
     #[arg(long)]
     pub topology: Option<String>,
     /// Routing: minimal, dor[:tie=plus|random|parity], updown[:root=N], dmodk,
-    /// paths:updown-bfs|updown-dfs|udwm:SELECT[:opts] (see `routelab paths`).
+    /// paths:updown-bfs|updown-dfs|udwm:SELECT[:opts] (see `routelab paths`);
+    /// on the time-slice model fattree-greedy:step=1..7, fattree-ecmp,
+    /// fattree-drill.
     /// Repeat the flag to run several routings on the same traffic and seed
     /// (`--routing dor --routing updown`).
     #[arg(long, action = clap::ArgAction::Append)]
     pub routing: Vec<String>,
-    /// Switch model: input-queued.
+    /// Switch model: input-queued, timeslice (the weighted-path paper's fat
+    /// tree, one step = one time slice).
     #[arg(long, value_parser = parse_switch_model)]
     pub switch_model: Option<SwitchModelKind>,
     /// Traffic pattern: uniform, hotspot[:fraction=F][:nodes=A,B], bitrev,
     /// bitcomp, butterfly, shuffle, transpose, tornado, nn, neighbor, randperm.
     #[arg(long)]
     pub traffic: Option<String>,
-    /// Inter-arrival process: bernoulli, exponential.
+    /// Inter-arrival process: bernoulli, exponential, on_off.
     #[arg(long, value_parser = parse_process)]
     pub process: Option<Process>,
-    /// Offered load in flits per host per cycle (0..=1).
+    /// Offered load in flits per host per cycle (0..=1); on the time-slice
+    /// model, requests per server per slice.
     #[arg(long)]
     pub load: Option<f64>,
+    /// Time-slice model: R, slices a request may wait for room at its access
+    /// switch before it fails (default 0).
+    #[arg(long)]
+    pub admit_slices: Option<u64>,
+    /// Time-slice model: D, slices within which a request must be delivered
+    /// (default 20).
+    #[arg(long)]
+    pub deadline_slices: Option<u64>,
     /// Flits per packet.
     #[arg(long)]
     pub packet_flits: Option<u16>,
@@ -146,6 +159,8 @@ impl ScenarioArgs {
             traffic,
             process,
             load,
+            admit_slices,
+            deadline_slices,
             packet_flits,
             switching,
             vcs,

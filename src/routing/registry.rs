@@ -17,6 +17,10 @@ pub enum Family {
     Static,
     /// Static tables chosen by path selection (`paths:LEGAL:SELECT`).
     PathSelection,
+    /// The fat-tree balancers of the time-slice model: the weighted-path
+    /// paper's seven steps and the datacenter baselines (ECMP, D-mod-k,
+    /// DRILL).
+    FatTree,
 }
 
 /// A parsed routing spec that can be checked against a network and built.
@@ -44,6 +48,12 @@ pub trait RoutingBuild: Send + Sync + Debug {
     fn variants(&self, net: &Network) -> Vec<String>;
     /// For downcasting (e.g. the path-selection spec behind `paths:`).
     fn as_any(&self) -> &dyn std::any::Any;
+    /// True for routings that decide once per time slice from their
+    /// neighbours' buffer fill and so run only on the time-slice switch
+    /// model (the fat-tree balancers).
+    fn time_slice_only(&self) -> bool {
+        false
+    }
 }
 
 /// Parses the options of a routing spec (the parts after its name, split
@@ -83,6 +93,9 @@ pub const KINDS: &[RoutingKind] = &[
     super::updown::KIND,
     super::dmodk::KIND,
     super::source_routed::KIND,
+    super::fattree::GREEDY_KIND,
+    super::fattree::ECMP_KIND,
+    super::fattree::DRILL_KIND,
 ];
 
 /// The routing named `name`, if any.

@@ -96,21 +96,28 @@ pub enum SwitchModelKind {
     /// ([`super::InputQueued`]; Dally and Towles ch. 16-19).
     #[default]
     InputQueued,
+    /// Synchronous time slices on a fat tree of unlike switches, a message
+    /// per packet ([`super::TimeSlice`]; the weighted-path paper).
+    #[serde(rename = "timeslice", alias = "time-slice")]
+    TimeSlice,
 }
 
 impl SwitchModelKind {
-    pub const ACCEPTED: &'static str = "input-queued";
+    pub const ACCEPTED: &'static str = "input-queued, timeslice";
     /// Every model, in menu order.
-    pub const ALL: &'static [SwitchModelKind] = &[SwitchModelKind::InputQueued];
+    pub const ALL: &'static [SwitchModelKind] =
+        &[SwitchModelKind::InputQueued, SwitchModelKind::TimeSlice];
     pub fn parse(s: &str) -> Option<SwitchModelKind> {
         match s {
             "input-queued" | "input_queued" | "iq" => Some(SwitchModelKind::InputQueued),
+            "timeslice" | "time-slice" | "time_slice" => Some(SwitchModelKind::TimeSlice),
             _ => None,
         }
     }
     pub fn as_str(&self) -> &'static str {
         match self {
             SwitchModelKind::InputQueued => "input-queued",
+            SwitchModelKind::TimeSlice => "timeslice",
         }
     }
 }
@@ -205,6 +212,23 @@ pub struct MeasureConfig {
     pub watchdog_cycles: u64,
     /// Length of the running windows for live curves, in cycles.
     pub window_cycles: u64,
+    /// Time-slice model: a request fails when its access switch has not
+    /// taken it within this many slices of its begin time (the paper's
+    /// admission; 0 = in its begin slice). It is then dropped at its server.
+    #[serde(default)]
+    pub admit_slices: u64,
+    /// Time-slice model: a request fails unless delivered within this many
+    /// slices of its begin time (latency < D).
+    #[serde(default = "default_deadline")]
+    pub deadline_slices: u64,
+}
+
+/// The time-slice model's default deadline D, in slices: the paper's
+/// latency bar ("the biggest latency request is less than 20").
+pub const DEFAULT_DEADLINE_SLICES: u64 = 20;
+
+fn default_deadline() -> u64 {
+    DEFAULT_DEADLINE_SLICES
 }
 
 impl Default for MeasureConfig {
@@ -213,6 +237,8 @@ impl Default for MeasureConfig {
             warmup: 1000,
             watchdog_cycles: 10_000,
             window_cycles: 100,
+            admit_slices: 0,
+            deadline_slices: DEFAULT_DEADLINE_SLICES,
         }
     }
 }
@@ -226,6 +252,18 @@ impl MeasureConfig {
         }
         if self.window_cycles == 0 {
             p.push("window_cycles = 0; accepted 1 or more".into());
+        }
+        if self.deadline_slices == 0 || self.deadline_slices > 1_000_000 {
+            p.push(format!(
+                "deadline_slices = {}; accepted 1..=1000000",
+                self.deadline_slices
+            ));
+        }
+        if self.admit_slices > 1_000_000 {
+            p.push(format!(
+                "admit_slices = {}; accepted 0..=1000000",
+                self.admit_slices
+            ));
         }
         p
     }

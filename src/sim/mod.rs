@@ -8,10 +8,13 @@
 //! routing calls at the source and at every hop, statistics, delivery
 //! feedback, the deadlock watchdog) and a switch model ([`SwitchModel`])
 //! that only moves flits between buffers. [`InputQueued`] is the
-//! virtual-channel router; a scenario chooses it in `switch_model`.
+//! virtual-channel router; [`TimeSlice`] the weighted-path paper's fat tree
+//! of unlike switches deciding once per time slice (one step = one slice);
+//! a scenario chooses one in `switch_model`.
 
 mod acknowledge;
 mod config;
+mod deadline;
 mod endpoints;
 mod engine;
 mod histogram;
@@ -20,10 +23,14 @@ mod model;
 mod packet;
 mod stats;
 mod summary;
+mod timeslice;
 mod timewheel;
 mod watchdog;
 
-pub use config::{MeasureConfig, PortPriority, RouterConfig, SwitchModelKind, Switching};
+pub use config::{
+    DEFAULT_DEADLINE_SLICES, MeasureConfig, PortPriority, RouterConfig, SwitchModelKind, Switching,
+};
+pub use deadline::Deadlines;
 pub use endpoints::{Endpoints, Next, TrafficConfig};
 pub use engine::Simulation;
 pub use histogram::Histogram;
@@ -32,4 +39,5 @@ pub use model::{PortOccupancy, QueuedPacket, SimError, SwitchModel};
 pub use packet::{ACK_EPOCH, Packet, PacketSlab};
 pub use stats::{ChannelCounters, Lifetime, Stats, WindowSample};
 pub use summary::Summary;
+pub use timeslice::{SliceTraffic, TimeSlice, check_combination};
 pub use watchdog::Watchdog;

@@ -36,6 +36,34 @@ pub struct Summary {
     pub cycles: u64,
     /// Cycles measured.
     pub measured_cycles: u64,
+    /// The unit of `cycles` and of the latencies: `slices` for the
+    /// time-slice model. Left out of the JSON for `cycles` (the cycle-level
+    /// models), so their output stays as it was.
+    #[serde(skip_serializing_if = "is_cycles")]
+    pub latency_unit: &'static str,
+    /// Time-slice model: the share of the requests begun in
+    /// `[warm-up, T − D]` that their access switch took within R slices and
+    /// that were delivered within D slices (the paper's success rate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub success_rate: Option<f64>,
+    /// Time-slice model: those requests.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measured_requests: Option<u64>,
+    /// Time-slice model: measured requests dropped at their server (no room
+    /// at their access switch within R slices).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rejected_requests: Option<u64>,
+    /// Time-slice model: measured requests delivered later than D.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub late_requests: Option<u64>,
+    /// Time-slice model: offers between switches refused (receiver full or
+    /// out of bw_in) since the warm-up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused_transmissions: Option<u64>,
+}
+
+fn is_cycles(unit: &&'static str) -> bool {
+    *unit == "cycles"
 }
 
 impl Summary {
@@ -67,6 +95,14 @@ impl Summary {
             queued_packets: sim.queued_packets(),
             cycles: sim.now(),
             measured_cycles: measured,
+            latency_unit: sim.latency_unit(),
+            success_rate: sim
+                .deadlines()
+                .map(|d| d.success_rate().unwrap_or(f64::NAN)),
+            measured_requests: sim.deadlines().map(|d| d.measured()),
+            rejected_requests: sim.deadlines().map(|d| d.rejected_requests()),
+            late_requests: sim.deadlines().map(|d| d.late_requests()),
+            refused_transmissions: sim.time_slice().map(|t| t.refused_transmissions()),
         }
     }
 }

@@ -3,13 +3,14 @@
 //! `fattree:4`, `irregular:16:seed=3`, `irregular:32:ports=8:hosts=4:seed=1`,
 //! `file:PATH`. Cube-like kinds accept `:hosts=H` (hosts per switch, default 1).
 
+use super::fat_tree_params::HeteroSpec;
 use super::{Network, cube, fat_tree, hypercube, irregular, midimew};
 use std::fmt;
 use std::str::FromStr;
 
 /// The accepted forms, quoted in every error.
 pub const ACCEPTED: &str = "torus:KxK[xK..] (k>=3), mesh:KxK[xK..] (k>=2), hypercube:N (1..=16), \
-midimew:N (N>=5), fattree:K (even K, 2..=64), irregular:N[:ports=P][:hosts=H][:seed=S], file:PATH; \
+midimew:N (N>=5), fattree:K (even K, 2..=64)[:hetero=equal|paper][:seed=S][:LEVEL_FIELD=LO-HI], irregular:N[:ports=P][:hosts=H][:seed=S], file:PATH; \
 torus/mesh/hypercube/midimew also take :hosts=H";
 
 /// A topology that could not be built.
@@ -50,6 +51,8 @@ pub enum TopologySpec {
     },
     FatTree {
         k: u32,
+        /// Per-switch time-slice parameters (`hetero=...`).
+        hetero: Option<HeteroSpec>,
     },
     Irregular {
         n: u32,
@@ -98,6 +101,12 @@ impl FromStr for TopologySpec {
                 .split_once('=')
                 .ok_or_else(|| invalid(spec, format!("option `{p}` is not key=value")))?;
             opts.push((k, v));
+        }
+        // Fat-tree switch options: parsed in fat_tree_params.rs.
+        let mut hetero = None;
+        if kind == "fattree" && opts.iter().all(|(k, _)| *k != "hosts") {
+            hetero = HeteroSpec::parse(&opts).map_err(|p| invalid(spec, p))?;
+            opts.clear();
         }
         let mut hosts = None;
         let mut ports = None;
@@ -179,7 +188,10 @@ impl FromStr for TopologySpec {
                         format!("k={k}; accepted an even number 2..=64"),
                     ));
                 }
-                TopologySpec::FatTree { k }
+                if let Some(h) = &hetero {
+                    h.check(k).map_err(|p| invalid(spec, p))?;
+                }
+                TopologySpec::FatTree { k, hetero }
             }
             "irregular" => {
                 let n = parse_u32(spec, "switch count", size)?;
@@ -248,7 +260,8 @@ impl fmt::Display for TopologySpec {
                 write!(f, "hypercube:{n}{}", hosts_suffix(*hosts))
             }
             TopologySpec::Midimew { n, hosts } => write!(f, "midimew:{n}{}", hosts_suffix(*hosts)),
-            TopologySpec::FatTree { k } => write!(f, "fattree:{k}"),
+            TopologySpec::FatTree { k, hetero: None } => write!(f, "fattree:{k}"),
+            TopologySpec::FatTree { k, hetero: Some(h) } => write!(f, "fattree:{k}:{h}"),
             TopologySpec::Irregular {
                 n,
                 ports,
@@ -273,7 +286,13 @@ impl TopologySpec {
             }
             TopologySpec::Hypercube { n, hosts } => hypercube::build(spec, *n, *hosts as usize),
             TopologySpec::Midimew { n, hosts } => midimew::build(spec, *n, *hosts as usize),
-            TopologySpec::FatTree { k } => fat_tree::build(spec, *k),
+            TopologySpec::FatTree { k, hetero } => {
+                let mut net = fat_tree::build(spec, *k);
+                if let Some(h) = hetero {
+                    net.set_switch_params(h.draw(*k));
+                }
+                net
+            }
             TopologySpec::Irregular {
                 n,
                 ports,
@@ -315,6 +334,7 @@ mod tests {
             "hypercube:6",
             "midimew:64",
             "fattree:4",
+            "fattree:4:hetero=paper:seed=2",
             "irregular:16:ports=8:hosts=4:seed=3",
             "torus:8x8:hosts=2",
         ] {
