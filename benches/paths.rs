@@ -1,6 +1,7 @@
-//! Path-selection speed (issue 4's bars): MaxCp on a 64-switch irregular
-//! network (well under a second), the whole family on a 1024-switch
-//! irregular network (seconds), and simulated-annealing moves per second.
+//! Path-selection speed against the targets it was built to: MaxCp on a
+//! 64-switch irregular network well under a second, the whole family on a
+//! 1024-switch irregular network in seconds, and simulated-annealing moves
+//! per second.
 //!
 //! Run: `cargo bench --no-default-features --bench paths`.
 

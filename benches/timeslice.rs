@@ -8,9 +8,9 @@
 //! the same simulation. Throughput is in elements = slices, so criterion's
 //! "thrpt" reads as slices per second on one core.
 //!
-//!     CARGO_TARGET_DIR=/work/target-bench cargo bench --no-default-features --bench timeslice
+//!     cargo bench --no-default-features --bench timeslice
 //!
-//! The bar (issue 13): `fattree16_step7_rho0.8` at least 1000 slices/s.
+//! The bar: `fattree16_step7_rho0.8` at least 1000 slices/s.
 //! See `docs/performance.md`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};

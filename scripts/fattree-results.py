@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The fat-tree tables of docs/results.md (issue 13): every member of the
+"""The fat-tree tables of docs/results.md: every member of the
 fat-tree family (the weighted-path paper's seven steps and the baselines
 ECMP, D-mod-k, DRILL) on a preset, over seeds 1-5 (seed s = the switches'
 seed in the topology spec and the requests' seed), as mean and 95%

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Build the web app with trunk, serve it on localhost and check it in
 # headless Chromium: the canvas draws, no panic reaches the console, a
-# scenario in the URL is the one shown, and playing advances the cycle.
+# scenario in the URL is the one shown, playing advances the cycle, and
+# scenarios run inside the page give the digest the native CLI prints
+# (ROUTELAB_BIN: the native binary; default: a debug build, core only).
 # Run scripts/web-setup.sh first. `--fps` also measures the frame rate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,5 +24,15 @@ for _ in $(seq 1 50); do
     sleep 0.2
 done
 
+echo "== native binary for the digests (native equals web)"
+if [ -z "${ROUTELAB_BIN:-}" ]; then
+    cargo build --no-default-features --bin routelab --quiet
+    ROUTELAB_BIN="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug/routelab"
+fi
+export ROUTELAB_BIN
+
 echo "== browser test"
 node tests/web/browser-test.mjs "http://127.0.0.1:$PORT/" "$@"
+
+echo "== offline: the installed app starts with the network off"
+node tests/web/offline-test.mjs dist

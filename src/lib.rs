@@ -17,11 +17,13 @@
 //! Nothing outside `app` (the GUI, behind the `gui` feature) imports egui.
 
 pub mod analysis;
+pub mod limits;
 pub mod paths;
 pub mod rng;
 pub mod routing;
 pub mod scenario;
 pub mod sim;
+pub mod spec_options;
 pub mod topology;
 pub mod traffic;
 

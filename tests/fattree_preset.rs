@@ -1,5 +1,5 @@
 //! The bars of the fat-tree preset (`assets/scenarios/fattree-greedy.json`,
-//! issue 13), unchanged, on every seed 1-5 of the requests crossed with
+//! the weighted-path paper's balancer), unchanged, on every seed 1-5 of the requests crossed with
 //! every seed 1-5 of the switches: step 1 succeeds on at most 95% of the
 //! requests; step 7 on at least 98%, with average latency at most 9.5
 //! slices and maximum under 20.

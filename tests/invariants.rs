@@ -26,6 +26,11 @@ fn random_scenario(rng: &mut SimRng) -> Scenario {
         ("irregular:8:seed=2", "updown"),
         ("irregular:12:ports=6:hosts=2:seed=5", "updown:root=3"),
         ("torus:4x4", "updown"),
+        ("torus:4x4", "rlb"),
+        ("torus:5", "rdor"),
+        ("torus:3x3x3", "val"),
+        ("mesh:4x4", "romm:order=random"),
+        ("torus:4x4", "rlbth"),
     ];
     let patterns = [
         "uniform",
@@ -46,9 +51,22 @@ fn random_scenario(rng: &mut SimRng) -> Scenario {
     } else {
         packet_flits + rng.random_range(0..3u16)
     };
+    // At least the routing's minimum of VCs.
+    let net = Network::from_spec(topology).unwrap();
+    let min = routing
+        .parse::<routelab::routing::RoutingSpec>()
+        .unwrap()
+        .min_vcs(&net);
+    let vcs = rng.random_range(2..=4u8).max(min);
+    let switch_model = if rng.random_bool(0.25) {
+        SwitchModelKind::OutputQueued
+    } else {
+        SwitchModelKind::InputQueued
+    };
     Scenario {
         topology: topology.into(),
         routing: routing.into(),
+        switch_model,
         traffic: patterns[rng.random_range(0..patterns.len())].into(),
         process: if rng.random_bool(0.5) {
             Process::Bernoulli
@@ -58,7 +76,7 @@ fn random_scenario(rng: &mut SimRng) -> Scenario {
         load: rng.random_range(0.05..1.0),
         packet_flits,
         switching,
-        vcs: rng.random_range(2..=4u8),
+        vcs,
         buffer_flits,
         link_latency: rng.random_range(1..=3u16),
         switch_delay: rng.random_range(1..=2u16),

@@ -17,8 +17,8 @@ fn set(spec: &str, kind: LegalKind, vcs: u8) -> Arc<PathSet> {
     Arc::new(PathSet::build(&net, kind, 0, vcs, 64).unwrap())
 }
 
-/// Issue 4's bar, guaranteed by construction: started from MaxCp, GA and SA
-/// end no worse than MaxCp on the objective they optimise.
+/// The "no worse than MaxCp" guarantee, by construction: started from MaxCp,
+/// GA and SA end no worse than MaxCp on the objective they optimise.
 #[test]
 fn seeded_searches_never_lose_to_maxcp() {
     for (spec, kind, vcs) in [
@@ -49,9 +49,10 @@ fn seeded_searches_never_lose_to_maxcp() {
     }
 }
 
-/// Issue 5's bar on the 16- and 32-switch presets (the same networks as
-/// assets/scenarios/paths-irregular-{16,32}.json): SA from a random start
-/// reaches MaxCp's SD within 300 000 moves (docs/results.md has GA too).
+/// Within a stated budget from a random start, on the 16- and 32-switch
+/// presets (the same networks as
+/// assets/scenarios/paths-irregular-{16,32}.json): SA reaches MaxCp's SD
+/// within 300 000 moves (docs/results.md has GA too).
 #[test]
 fn annealing_from_random_reaches_maxcp() {
     for spec in ["irregular:16:seed=1", "irregular:32:seed=1"] {

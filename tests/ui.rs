@@ -409,19 +409,28 @@ fn fat_tree_preset_shows_live_buffer_bars() {
     };
     let at0 = bars(&h);
     assert_eq!(at0.len(), 20, "{at0:?}");
-    assert!(at0.iter().all(|(l, v, _)| *v == 0.0 && l.contains(": 0 of")), "{at0:?}");
-    assert!(at0.iter().any(|(l, _, _)| l == "Switch 0 buffer: 0 of 445 messages"));
+    assert!(
+        at0.iter()
+            .all(|(l, v, _)| *v == 0.0 && l.contains(": 0 of")),
+        "{at0:?}"
+    );
+    assert!(
+        at0.iter()
+            .any(|(l, _, _)| l == "Switch 0 buffer: 0 of 445 messages")
+    );
     h.get_by_label("Step 100").click();
     h.run();
     let later = bars(&h);
     assert_eq!(later.len(), 20);
     let held: f64 = later.iter().map(|(_, v, _)| v).sum();
     assert!(held > 0.0, "{later:?}");
-    assert!(later.iter().all(|(_, v, cap)| *v <= *cap as f64), "{later:?}");
+    assert!(
+        later.iter().all(|(_, v, cap)| *v <= *cap as f64),
+        "{later:?}"
+    );
     h.get_by_label_contains("slices ·");
-    h.state_mut().push(AppCommand::SetCompare(Some(
-        "fattree-greedy:step=1".into(),
-    )));
+    h.state_mut()
+        .push(AppCommand::SetCompare(Some("fattree-greedy:step=1".into())));
     h.run();
     h.get_by_label("Step 100").click();
     h.run();

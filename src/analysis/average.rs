@@ -84,6 +84,19 @@ pub fn random_permutation_average(
     summarize(w, samples, seed, maxima)
 }
 
+/// The statistics [`random_permutation_average`] returns, for callers
+/// that draw the same permutations themselves (the app, a few per frame):
+/// `maxima` holds each sample's max_c γ_c as a numerator over
+/// [`ChannelWeights::denominator`], `samples` and `seed` are reported.
+pub fn summarize_average(
+    w: &ChannelWeights,
+    samples: usize,
+    seed: u64,
+    maxima: Vec<i128>,
+) -> Result<AverageCase, AnalysisError> {
+    summarize(w, samples, seed, maxima)
+}
+
 /// Mean, spread and low tail of the samples' ideal throughputs from their
 /// maximum channel loads (numerators over D).
 fn summarize(

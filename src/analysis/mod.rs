@@ -28,6 +28,8 @@
 //! - [`random_permutation_average`]: mean, minimum, 5th percentile and
 //!   standard error over seeded random permutations.
 //! - [`quadrants`]: RLB's quadrant probabilities and intermediate boxes.
+//! - [`dependency_graph`]: the channel-dependency graph of any routing,
+//!   over every route it can take, to prove deadlock freedom.
 //!
 //! ## Definitions (decided by the team; they reproduce the thesis)
 //! - **Capacity Θ** ([`Cube::capacity`]): the ideal throughput of uniform
@@ -97,6 +99,7 @@
 //! matchings are limited by [`MAX_MATCHING_WORK`].
 
 mod average;
+mod dependency;
 mod geometry;
 mod load;
 mod matrix;
@@ -105,7 +108,8 @@ mod quadrant;
 mod weights;
 mod worst;
 
-pub use average::{AverageCase, DEFAULT_SAMPLES, random_permutation_average};
+pub use average::{AverageCase, DEFAULT_SAMPLES, random_permutation_average, summarize_average};
+pub use dependency::{DependencyError, DependencyGraph, VcNode, dependency_graph};
 pub use geometry::{Cube, Dir, MAX_NODES, MAX_RADIX};
 pub use load::{ChannelLoads, LoadSummary, channel_loads, ideal_throughput};
 pub use matrix::{ACCEPTED as ACCEPTED_TRAFFIC, MatrixSpec, TrafficMatrix};

@@ -88,7 +88,10 @@ impl RoutelabApp {
                 if let Some(p) = self.presets.get(i) {
                     let s = p.scenario.clone();
                     let name = s.name.clone();
-                    self.apply_scenario(s, &format!("Preset \"{name}\""));
+                    let oblivious = p.source.starts_with(presets::OBLIVIOUS_PREFIX);
+                    if self.apply_scenario(s, &format!("Preset \"{name}\"")) && oblivious {
+                        self.oblivious.open = true;
+                    }
                 }
             }
             AppCommand::SwapRouting { spec, on_compare } => {
@@ -98,7 +101,14 @@ impl RoutelabApp {
                         if on_compare { "run B" } else { "the balancer" },
                         self.session.now()
                     )),
-                    Err(e) => self.error(format!("Swap refused: {e}")),
+                    Err(e) => {
+                        let vcs = self.session.scenario.vcs;
+                        let net = self.session.sim.network();
+                        match oblivious::vc_hint(&spec, net, vcs) {
+                            Some(hint) => self.error(format!("Swap refused: {hint}")),
+                            None => self.error(format!("Swap refused: {e}")),
+                        }
+                    }
                 }
             }
             AppCommand::SetCompare(r) => match self.session.set_compare(r.clone()) {

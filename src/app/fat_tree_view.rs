@@ -176,8 +176,11 @@ pub fn fat_tree_ui(
         let id = ui.make_persistent_id(("fat_tree_switch", title, s));
         let r = ui.interact(bar, id, Sense::click());
         r.widget_info(|| {
-            let mut info =
-                WidgetInfo::labeled(Role::ProgressIndicator, true, buffer_label(s as u32, held, p.buffer));
+            let mut info = WidgetInfo::labeled(
+                Role::ProgressIndicator,
+                true,
+                buffer_label(s as u32, held, p.buffer),
+            );
             info.value = Some(held as f64);
             info
         });
@@ -186,7 +189,8 @@ pub fn fat_tree_ui(
         level.set_top(bar.bottom() - bar.height() * fill.clamp(0.0, 1.0));
         painter.rect_filled(level, 2.0, theme.heat(fill));
         if let Some(Some(l)) = limits.get(s) {
-            let y = bar.bottom() - bar.height() * (*l as f32 / p.buffer.max(1) as f32).clamp(0.0, 1.0);
+            let y =
+                bar.bottom() - bar.height() * (*l as f32 / p.buffer.max(1) as f32).clamp(0.0, 1.0);
             painter.line_segment(
                 [pos2(bar.left() - 3.0, y), pos2(bar.right() + 3.0, y)],
                 Stroke::new(1.5, theme.selection()),

@@ -94,7 +94,30 @@ impl RoutelabApp {
             }
         });
         ui.menu_button("Presets", |ui| {
-            for (i, p) in self.presets.iter().enumerate() {
+            let oblivious = |p: &Preset| p.source.starts_with(presets::OBLIVIOUS_PREFIX);
+            ui.menu_button(presets::OBLIVIOUS_GROUP, |ui| {
+                for (i, p) in self
+                    .presets
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| oblivious(p))
+                {
+                    if ui
+                        .button(&p.scenario.name)
+                        .on_hover_text(format!("{}\n({})", p.scenario.description, p.source))
+                        .clicked()
+                    {
+                        self.commands.push(AppCommand::LoadPreset(i));
+                        ui.close();
+                    }
+                }
+            });
+            for (i, p) in self
+                .presets
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| !oblivious(p))
+            {
                 if ui
                     .button(&p.scenario.name)
                     .on_hover_text(format!("{}\n({})", p.scenario.description, p.source))
@@ -226,7 +249,7 @@ impl RoutelabApp {
             ui,
             "swap_pick",
             &mut self.settings.swap_routing,
-            choices,
+            &choices,
             "Routing to swap to while running; packets already injected finish with their routing",
         );
         if ui
@@ -242,5 +265,7 @@ impl RoutelabApp {
         ui.separator();
         ui.toggle_value(&mut self.path_selection.open, "Path selection")
             .on_hover_text("Show or hide the static path-selection panel: legal paths, MaxCp, GA, SA and their crossing paths");
+        ui.toggle_value(&mut self.oblivious.open, "Oblivious analysis")
+            .on_hover_text("Show or hide the oblivious-routing panel: expected channel loads beside the simulation, a pair's quadrants and paths, every routing's ideal throughput (tori and meshes)");
     }
 }

@@ -9,6 +9,7 @@
 //! [`scenario_panel`], [`network_view`] ([`fat_tree_view`] for the
 //! time-slice model's fat tree), [`plots`], [`sweep`] (background
 //! load sweeps), [`path_selection`] (static path selection, live GA/SA),
+//! [`oblivious`] (oblivious routing on tori: analysis beside simulation),
 //! [`presets`], [`share`] (scenario in the URL), [`export`]
 //! (CSV, PNG, JSON files), `file_dialog` (the system file dialog, native
 //! only), [`theme`], and `web` (browser glue, wasm only).
@@ -16,12 +17,14 @@
 //! after drawing.
 
 mod commands;
+pub mod digest_run;
 pub mod export;
 pub mod fat_tree_view;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod file_dialog;
 mod menus;
 pub mod network_view;
+pub mod oblivious;
 mod panels;
 pub mod path_selection;
 pub mod playback;
@@ -139,6 +142,8 @@ pub struct RoutelabApp {
     pub sweep: SweepRunner,
     /// The path-selection panel (its settings, result and running search).
     pub path_selection: path_selection::PathSelection,
+    /// The oblivious-routing panel (expected loads, pairs, compare table).
+    pub oblivious: oblivious::ObliviousAnalysis,
     commands: Vec<AppCommand>,
     show_file_window: bool,
     compare_pick: String,
@@ -160,6 +165,8 @@ pub struct RoutelabApp {
     png_path: Option<std::path::PathBuf>,
     /// Milliseconds the last frame spent in the app (eframe's measure).
     pub frame_cpu_ms: Option<f32>,
+    /// A run towards a digest a link asked for (`&digest`).
+    pub digest_run: Option<digest_run::DigestRun>,
 }
 
 impl Default for RoutelabApp {
@@ -200,6 +207,7 @@ impl RoutelabApp {
         path_selection.sync_from(&session.scenario);
         let mut app = RoutelabApp {
             path_selection,
+            oblivious: Default::default(),
             draft: session.scenario.clone(),
             compare_pick: settings
                 .compare_routing
@@ -228,6 +236,7 @@ impl RoutelabApp {
             #[cfg(not(target_arch = "wasm32"))]
             png_path: None,
             frame_cpu_ms: None,
+            digest_run: None,
             settings,
         };
         if let Some(r) = app.settings.compare_routing.clone()
@@ -253,7 +262,12 @@ impl RoutelabApp {
             let from_url = share::decode_fragment(&hash).or_else(|| share::decode_fragment(&query));
             match from_url {
                 Some(Ok(s)) => {
-                    app.apply_scenario(s, "the link's scenario");
+                    if app.apply_scenario(s, "the link's scenario")
+                        && let Some(cycles) =
+                            digest_run::requested(&hash).or_else(|| digest_run::requested(&query))
+                    {
+                        app.start_digest_run(cycles);
+                    }
                 }
                 Some(Err(e)) => app.error(format!("{e} (kept the previous scenario)")),
                 None => web::set_fragment(&share::encode_fragment(&app.session.scenario)),
@@ -314,7 +328,11 @@ impl RoutelabApp {
             self.playback.run_until = None;
         }
         self.sweep.tick();
+        let digesting = self.tick_digest_run();
         let searching = self.path_selection.tick(path_selection::FRAME_BUDGET_MS);
+        let analysing = self
+            .oblivious
+            .tick(&self.session.scenario, &self.session.sim);
 
         self.top_ui(ui);
         self.status_ui(ui);
@@ -325,7 +343,11 @@ impl RoutelabApp {
         if self.path_selection.open {
             self.path_selection_ui(ui);
         }
+        if self.oblivious.open {
+            self.oblivious_ui(ui);
+        }
         self.central_ui(ui);
+        self.oblivious.take_pick(&mut self.selected);
         self.help_ui(&ctx);
         self.file_window_ui(&ctx);
 
@@ -336,11 +358,36 @@ impl RoutelabApp {
             || self.playback.pending_steps > 0
             || self.sweep.is_running()
             || searching
+            || analysing
             || self.path_selection.is_running()
             || self.screenshot_pending
+            || digesting
         {
             ctx.request_repaint();
         }
+    }
+
+    /// Start a run of the applied scenario towards its digest
+    /// ([`digest_run`]); `cycles` overrides its length.
+    pub fn start_digest_run(&mut self, cycles: Option<u64>) {
+        match digest_run::DigestRun::new(&self.session.scenario, cycles) {
+            Ok(run) => self.digest_run = Some(run),
+            Err(e) => self.error(format!("The digest run did not start: {e}")),
+        }
+    }
+
+    /// Advance the digest run a frame's slice; true while it runs.
+    fn tick_digest_run(&mut self) -> bool {
+        let Some(run) = &mut self.digest_run else {
+            return false;
+        };
+        let done = run.tick(30);
+        #[cfg(target_arch = "wasm32")]
+        {
+            let (state, text) = run.page_state();
+            web::publish_digest(state, &text, run.progress());
+        }
+        !done
     }
 
     #[cfg(target_arch = "wasm32")]

@@ -159,6 +159,45 @@ pub fn network_ui_coloured(
     selected: &mut Option<Selected>,
     title: &str,
 ) -> Rect {
+    network_ui_overlaid(
+        ui,
+        sim,
+        colouring,
+        theme,
+        selected,
+        title,
+        &Overlay::default(),
+    )
+}
+
+/// What is drawn over a network view besides its colouring: a colour
+/// scale shared with another view, shaded switches, paths and marked
+/// switches (the oblivious-routing panel's box of intermediate nodes,
+/// sampled paths, source and destination).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overlay {
+    /// Top of the colour scale (None: the largest value shown), so that
+    /// two views side by side read on one scale.
+    pub scale_max: Option<f64>,
+    /// Switches shaded behind their dots, each with its fill.
+    pub shaded: Vec<(SwitchId, Color32)>,
+    /// Paths, each a channel sequence in its colour, drawn over the
+    /// colouring side by side where they share a channel.
+    pub paths: Vec<(Vec<ChannelId>, Color32)>,
+    /// Switches ringed and labelled (e.g. "s", "d", "q").
+    pub marks: Vec<(SwitchId, String, Color32)>,
+}
+
+/// [`network_ui_coloured`] with an [`Overlay`].
+pub fn network_ui_overlaid(
+    ui: &mut egui::Ui,
+    sim: &Simulation,
+    colouring: &Colouring,
+    theme: Theme,
+    selected: &mut Option<Selected>,
+    title: &str,
+    overlay: &Overlay,
+) -> Rect {
     if sim.time_slice().is_some() {
         return super::fat_tree_view::fat_tree_ui(ui, sim, colouring, theme, selected, title);
     }
@@ -256,7 +295,11 @@ pub fn network_ui_coloured(
         .filter(|v| v.is_finite())
         .fold(f64::MAX, f64::min)
         .min(max);
-    let norm = |v: f64| if max > 0.0 { (v / max) as f32 } else { 0.0 };
+    let scale = overlay
+        .scale_max
+        .filter(|m| m.is_finite() && *m > 0.0)
+        .unwrap_or(max);
+    let norm = |v: f64| if scale > 0.0 { (v / scale) as f32 } else { 0.0 };
 
     // Hover and click.
     let pointer = response.hover_pos();
@@ -287,6 +330,17 @@ pub fn network_ui_coloured(
         *selected = hovered;
     }
 
+    // Shaded switches, under everything else.
+    for &(s, fill) in &overlay.shaded {
+        if let Some(w) = world.get(s as usize) {
+            let half = (spacing_px * 0.42).max(radius + 2.0);
+            painter.rect_filled(
+                Rect::from_center_size(to_screen(*w), vec2(half, half) * 2.0),
+                3.0,
+                fill,
+            );
+        }
+    }
     // Channels, hottest last so they are on top.
     let mut order: Vec<usize> = (0..geoms.len()).collect();
     order.sort_by(|&i, &j| {
@@ -319,6 +373,21 @@ pub fn network_ui_coloured(
             ));
         }
     }
+    // Paths over the colouring, side by side on shared channels.
+    let lanes = overlay.paths.len() as f32;
+    for (k, (path, color)) in overlay.paths.iter().enumerate() {
+        let shift = (k as f32 - (lanes - 1.0) / 2.0) * (width + 1.0);
+        for g in path
+            .iter()
+            .filter_map(|c| geoms.iter().find(|g| g.id == *c))
+        {
+            for &[a, b] in &g.segments {
+                let dir = (b - a).normalized();
+                let n = vec2(-dir.y, dir.x) * shift;
+                painter.line_segment([a + n, b + n], Stroke::new(width.max(1.5), *color));
+            }
+        }
+    }
     // Switches.
     for (s, w) in world.iter().enumerate() {
         let c = to_screen(*w);
@@ -335,6 +404,19 @@ pub fn network_ui_coloured(
                 s.to_string(),
                 FontId::proportional(10.0),
                 ui.visuals().weak_text_color(),
+            );
+        }
+    }
+    for (s, label, color) in &overlay.marks {
+        if let Some(w) = world.get(*s as usize) {
+            let c = to_screen(*w);
+            painter.circle_stroke(c, radius + 3.5, Stroke::new(2.5, *color));
+            painter.text(
+                c + vec2(-radius - 3.0, -radius - 3.0),
+                Align2::RIGHT_BOTTOM,
+                label,
+                FontId::proportional(13.0),
+                *color,
             );
         }
     }
@@ -362,8 +444,8 @@ pub fn network_ui_coloured(
         ),
         theme,
         colouring,
-        if min == f64::MAX { 0.0 } else { min },
-        max,
+        (if min == f64::MAX { 0.0 } else { min }, max),
+        scale,
         ui.visuals().text_color(),
     );
 
@@ -382,8 +464,8 @@ fn legend(
     rect: Rect,
     theme: Theme,
     colouring: &Colouring,
-    min: f64,
-    max: f64,
+    (min, max): (f64, f64),
+    scale: f64,
     text: Color32,
 ) {
     let bar = Rect::from_min_size(rect.min + vec2(0.0, 16.0), vec2(rect.width(), 10.0));
@@ -414,7 +496,7 @@ fn legend(
     painter.text(
         pos2(bar.max.x, bar.max.y + 1.0),
         Align2::RIGHT_TOP,
-        format!("{max:.3}"),
+        format!("{scale:.3}"),
         FontId::monospace(10.0),
         text,
     );

@@ -147,7 +147,7 @@ impl RoutelabApp {
             ui,
             "compare_pick",
             &mut self.compare_pick,
-            choices,
+            &choices,
             "Routing of run B",
         );
         ui.horizontal(|ui| {
@@ -305,25 +305,53 @@ impl RoutelabApp {
             };
             let mut view_rect = None;
             let heatmap = self.path_selection.heatmap(self.session.sim.network());
+            let sims: Vec<&crate::sim::Simulation> = runs.iter().map(|r| r.1).collect();
+            // The oblivious panel's expected load, left of the runs.
+            let analysis = self.oblivious.central_views(&sims, theme);
             ui.allocate_ui(egui::vec2(ui.available_width(), view_h), |ui| {
-                ui.columns(runs.len(), |cols| {
-                    for (i, (col, (label, sim))) in cols.iter_mut().zip(&runs).enumerate() {
+                ui.columns(runs.len() + usize::from(analysis.is_some()), |cols| {
+                    let mut cols = cols.iter_mut();
+                    // The analysis takes the first column only when there is
+                    // one (a tuple pattern would take it either way and leave
+                    // the runs without a column).
+                    if let Some(v) = &analysis
+                        && let Some(col) = cols.next()
+                    {
+                        let r = network_view::network_ui_overlaid(
+                            col,
+                            &self.session.sim,
+                            &v.expected,
+                            theme,
+                            &mut selected,
+                            &v.title,
+                            &v.expected_overlay,
+                        );
+                        view_rect = Some(r);
+                    }
+                    for (i, (col, (label, sim))) in cols.zip(&runs).enumerate() {
                         let title = format!("{} · {}", sim.network().spec(), label);
-                        let colouring = match (&heatmap, i) {
-                            (Some((what, values)), 0) => network_view::Colouring {
+                        let shared = analysis.as_ref().and_then(|v| v.runs.as_ref()?.get(i));
+                        let colouring = match (&heatmap, i, shared) {
+                            (_, _, Some(c)) => c.clone(),
+                            (Some((what, values)), 0, _) => network_view::Colouring {
                                 label: what.clone(),
                                 unit: "paths".into(),
                                 values: values.clone(),
                             },
                             _ => network_view::Colouring::of(metric, sim),
                         };
-                        let r = network_view::network_ui_coloured(
+                        let overlay = analysis
+                            .as_ref()
+                            .map(|v| v.runs_overlay.clone())
+                            .unwrap_or_default();
+                        let r = network_view::network_ui_overlaid(
                             col,
                             sim,
                             &colouring,
                             theme,
                             &mut selected,
                             &title,
+                            &overlay,
                         );
                         view_rect = Some(view_rect.map_or(r, |v: egui::Rect| v.union(r)));
                     }

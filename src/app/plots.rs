@@ -73,7 +73,11 @@ pub fn live_curves_ui(ui: &mut egui::Ui, runs: &[(&str, &Simulation)], theme: Th
 /// swaps marked.
 fn slice_curves_ui(ui: &mut egui::Ui, runs: &[(&str, &Simulation)], theme: Theme) {
     let h = ((ui.available_height() - 8.0) / 2.0).max(80.0);
-    ui.label(egui::RichText::new("Average latency (slices)").small().strong());
+    ui.label(
+        egui::RichText::new("Average latency (slices)")
+            .small()
+            .strong(),
+    );
     Plot::new("slice_latency")
         .height(h - 18.0)
         .legend(Legend::default())

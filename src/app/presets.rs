@@ -40,6 +40,46 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../assets/scenarios/midimew-uniform.json"),
     ),
     (
+        "oblivious-a-ring8-tornado.json",
+        include_str!("../../assets/scenarios/oblivious-a-ring8-tornado.json"),
+    ),
+    (
+        "oblivious-b-ring8-nn.json",
+        include_str!("../../assets/scenarios/oblivious-b-ring8-nn.json"),
+    ),
+    (
+        "oblivious-c-torus8-tornado.json",
+        include_str!("../../assets/scenarios/oblivious-c-torus8-tornado.json"),
+    ),
+    (
+        "oblivious-d-torus8-transpose.json",
+        include_str!("../../assets/scenarios/oblivious-d-torus8-transpose.json"),
+    ),
+    (
+        "oblivious-e-torus8-worst-dor.json",
+        include_str!("../../assets/scenarios/oblivious-e-torus8-worst-dor.json"),
+    ),
+    (
+        "oblivious-f-torus8-worst-rdor.json",
+        include_str!("../../assets/scenarios/oblivious-f-torus8-worst-rdor.json"),
+    ),
+    (
+        "oblivious-g-torus8-worst-val.json",
+        include_str!("../../assets/scenarios/oblivious-g-torus8-worst-val.json"),
+    ),
+    (
+        "oblivious-h-torus8-worst-romm.json",
+        include_str!("../../assets/scenarios/oblivious-h-torus8-worst-romm.json"),
+    ),
+    (
+        "oblivious-i-torus8-worst-rlb.json",
+        include_str!("../../assets/scenarios/oblivious-i-torus8-worst-rlb.json"),
+    ),
+    (
+        "oblivious-j-torus8-worst-rlbth.json",
+        include_str!("../../assets/scenarios/oblivious-j-torus8-worst-rlbth.json"),
+    ),
+    (
         "paths-irregular-16-sa.json",
         include_str!("../../assets/scenarios/paths-irregular-16-sa.json"),
     ),
@@ -92,6 +132,12 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../assets/scenarios/torus16-dor-uniform.json"),
     ),
 ];
+
+/// File-name prefix of the oblivious-routing presets, listed in their own
+/// submenu ([`OBLIVIOUS_GROUP`]); loading one opens the oblivious panel.
+pub const OBLIVIOUS_PREFIX: &str = "oblivious-";
+/// The submenu holding them.
+pub const OBLIVIOUS_GROUP: &str = "Oblivious routing (ring and torus)";
 
 /// A preset and where it came from.
 #[derive(Clone, Debug)]

@@ -56,44 +56,41 @@ pub const TRAFFIC: &[&str] = &[
 ];
 
 /// Routing (balancer) specs that fit a topology spec.
-pub fn routing_choices(topology: &str) -> &'static [&'static str] {
-    match topology.split(':').next().unwrap_or("") {
-        "torus" => &[
-            "dor",
-            "dor:tie=random",
-            "dor:tie=parity",
-            "updown",
-            "minimal",
-        ],
-        "mesh" => &["dor", "updown", "minimal"],
-        "hypercube" | "midimew" => &["dor", "updown", "minimal"],
-        "fattree" => &[
-            "dmodk",
-            "updown",
-            "minimal",
-            "fattree-greedy:step=7",
-            "fattree-greedy:step=6",
-            "fattree-greedy:step=5",
-            "fattree-greedy:step=4",
-            "fattree-greedy:step=3",
-            "fattree-greedy:step=2",
-            "fattree-greedy:step=1",
-            "fattree-ecmp",
-            "fattree-drill",
-        ],
-        _ => &[
-            "updown",
-            "updown:root=1",
-            "paths:updown-bfs:maxcp",
-            "paths:updown-dfs:maxcp",
-            "paths:udwm:maxcp",
-            "minimal",
-        ],
+pub fn routing_choices(topology: &str) -> Vec<String> {
+    thread_local! {
+        static CACHE: std::cell::RefCell<(String, Vec<String>)> = Default::default();
     }
+    if let Some(hit) = CACHE.with(|c| {
+        let c = c.borrow();
+        (c.0 == topology).then(|| c.1.clone())
+    }) {
+        return hit;
+    }
+    // Every registered routing's examples that apply to this network.
+    let choices: Vec<String> = match crate::topology::Network::from_spec(topology) {
+        Ok(net) => crate::routing::registry::KINDS
+            .iter()
+            .flat_map(|k| k.examples.iter())
+            .filter(|e| {
+                e.parse::<crate::routing::RoutingSpec>()
+                    .is_ok_and(|s| s.applies_to(&net).is_ok())
+            })
+            .map(|e| e.to_string())
+            .collect(),
+        Err(_) => vec!["minimal".to_string()],
+    };
+    CACHE.with(|c| *c.borrow_mut() = (topology.to_string(), choices.clone()));
+    choices
 }
 
 /// A combo of suggestions next to a free text field.
-pub fn spec_field(ui: &mut egui::Ui, id: &str, value: &mut String, choices: &[&str], tip: &str) {
+pub fn spec_field<S: AsRef<str>>(
+    ui: &mut egui::Ui,
+    id: &str,
+    value: &mut String,
+    choices: &[S],
+    tip: &str,
+) {
     ui.horizontal(|ui| {
         ui.add(egui::TextEdit::singleline(value).desired_width(150.0))
             .on_hover_text(tip);
@@ -102,7 +99,8 @@ pub fn spec_field(ui: &mut egui::Ui, id: &str, value: &mut String, choices: &[&s
             .width(20.0)
             .show_ui(ui, |ui| {
                 for c in choices {
-                    ui.selectable_value(value, c.to_string(), *c);
+                    let c = c.as_ref();
+                    ui.selectable_value(value, c.to_string(), c);
                 }
             })
             .response
@@ -138,8 +136,10 @@ pub fn scenario_ui(
                                 .clicked()
                             {
                                 draft.topology = example.to_string();
-                                if !routing_choices(example).contains(&draft.routing.as_str()) {
-                                    draft.routing = routing_choices(example)[0].to_string();
+                                let choices = routing_choices(example);
+                                if !choices.contains(&draft.routing) {
+                                    draft.routing =
+                                        choices.first().cloned().unwrap_or_else(|| "minimal".into());
                                 }
                             }
                         }
@@ -156,8 +156,8 @@ pub fn scenario_ui(
                 ui,
                 "routing_pick",
                 &mut draft.routing,
-                routing_choices(&draft.topology),
-                "Routing / balancer spec: minimal, dor[:tie=plus|random|parity], updown[:root=N], dmodk, paths:updown-bfs|updown-dfs|udwm:<policy>[:options]; time-slice model: fattree-greedy:step=1..7, fattree-ecmp, fattree-drill",
+                &routing_choices(&draft.topology),
+                "Routing / balancer spec; the list offers the ones that apply to this topology",
             );
             ui.end_row();
 
@@ -212,7 +212,7 @@ pub fn scenario_ui(
                     }
                 })
                 .response
-                .on_hover_text("What moves packets between buffers: input-queued = virtual-channel routers with credit flow control, cycle by cycle; timeslice = the weighted-path paper's fat tree of unlike switches, one step per time slice");
+                .on_hover_text("What moves packets between buffers: input-queued = virtual-channel routers with credit flow control, cycle by cycle; output-queued = ideal switches with unbounded output queues (only the channels limit); timeslice = the weighted-path paper's fat tree of unlike switches, one step per time slice");
             ui.end_row();
 
             if draft.switch_model == SwitchModelKind::TimeSlice {

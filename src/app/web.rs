@@ -59,6 +59,26 @@ pub fn publish(title: &str, scenario_json: &str, cycle: u64, frame_cpu_ms: Optio
     }
 }
 
+/// Show a digest run's state on the hidden `#routelab-digest` element
+/// (`data-state` running, done or error; `data-cycle` progress; the text is
+/// the digest's JSON or the error) for the browser test.
+pub fn publish_digest(state: &str, text: &str, (cycle, target): (u64, u64)) {
+    let Some(el) = window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("routelab-digest"))
+    else {
+        return;
+    };
+    if el.get_attribute("data-state").as_deref() == Some(state) && state != "running" {
+        return;
+    }
+    let _ = el.set_attribute("data-state", state);
+    let _ = el.set_attribute("data-cycle", &format!("{cycle}/{target}"));
+    if el.text_content().unwrap_or_default() != text {
+        el.set_text_content(Some(text));
+    }
+}
+
 /// Download bytes as a file.
 pub fn download(filename: &str, mime: &str, bytes: &[u8]) -> Result<(), String> {
     let doc = window().and_then(|w| w.document()).ok_or("no document")?;

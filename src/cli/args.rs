@@ -24,6 +24,8 @@ pub enum Command {
     Sim(super::sim::SimArgs),
     /// Run one scenario over a range of offered loads.
     Sweep(super::sweep::SweepArgs),
+    /// Find the saturation throughput by bisection over offered loads.
+    Saturation(super::saturation::SaturationArgs),
     /// Describe a topology: switches, hosts, channels, diameter, capacity.
     Topo(super::topo::TopoArgs),
     /// Path selection on up*/down* and UDWM: crossing paths per channel.
@@ -46,6 +48,59 @@ fn parse_switch_model(s: &str) -> Result<SwitchModelKind, String> {
 }
 fn parse_process(s: &str) -> Result<Process, String> {
     Process::parse(s).ok_or_else(|| format!("accepted: {}", Process::ACCEPTED))
+}
+
+/// A whole number in `lo..=hi` for a numeric flag: a negative or huge
+/// value reaches this check (the flags allow negative numbers), and the
+/// message names the accepted range (clap adds the flag's name).
+pub(crate) fn parse_whole(s: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    let v: i128 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a whole number; accepted {lo}..={hi}"))?;
+    if v < lo as i128 || v > hi as i128 {
+        return Err(format!("{v} is out of range; accepted {lo}..={hi}"));
+    }
+    Ok(v as u64)
+}
+/// Any number (NaN and infinities too; routelab's own checks say which
+/// are accepted, naming the field).
+pub(crate) fn parse_number(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number"))
+}
+fn parse_vcs(s: &str) -> Result<u8, String> {
+    let r = crate::limits::VCS;
+    parse_whole(s, *r.start() as u64, *r.end() as u64).map(|v| v as u8)
+}
+fn parse_buffer_flits(s: &str) -> Result<u16, String> {
+    let r = crate::limits::BUFFER_FLITS;
+    parse_whole(s, *r.start() as u64, *r.end() as u64).map(|v| v as u16)
+}
+fn parse_packet_flits(s: &str) -> Result<u16, String> {
+    let r = crate::limits::PACKET_FLITS;
+    parse_whole(s, *r.start() as u64, *r.end() as u64).map(|v| v as u16)
+}
+fn parse_delay(s: &str) -> Result<u16, String> {
+    let r = crate::limits::DELAY_CYCLES;
+    parse_whole(s, *r.start() as u64, *r.end() as u64).map(|v| v as u16)
+}
+fn parse_cycles(s: &str) -> Result<u64, String> {
+    parse_whole(s, 1, crate::limits::MAX_CYCLES)
+}
+fn parse_admit_slices(s: &str) -> Result<u64, String> {
+    parse_whole(s, 0, 1_000_000)
+}
+fn parse_deadline_slices(s: &str) -> Result<u64, String> {
+    parse_whole(s, 1, 1_000_000)
+}
+fn parse_warmup(s: &str) -> Result<u64, String> {
+    parse_whole(s, 0, crate::limits::MAX_CYCLES)
+}
+/// A seed: any 64-bit whole number.
+pub(crate) fn parse_seed(s: &str) -> Result<u64, String> {
+    parse_whole(s, 0, u64::MAX)
 }
 
 /// A scenario from `--scenario FILE` and/or flags (flags win).
@@ -84,33 +139,33 @@ pub struct ScenarioArgs {
     pub process: Option<Process>,
     /// Offered load in flits per host per cycle (0..=1); on the time-slice
     /// model, requests per server per slice.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_number)]
     pub load: Option<f64>,
     /// Time-slice model: R, slices a request may wait for room at its access
-    /// switch before it fails (default 0).
-    #[arg(long)]
+    /// switch before it fails (0..=1000000, default 0).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_admit_slices)]
     pub admit_slices: Option<u64>,
     /// Time-slice model: D, slices within which a request must be delivered
-    /// (default 20).
-    #[arg(long)]
+    /// (1..=1000000, default 20).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_deadline_slices)]
     pub deadline_slices: Option<u64>,
-    /// Flits per packet.
-    #[arg(long)]
+    /// Flits per packet (1..=1024).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_packet_flits)]
     pub packet_flits: Option<u16>,
     /// Switching: saf, vct, wormhole.
     #[arg(long, value_parser = parse_switching)]
     pub switching: Option<Switching>,
-    /// Virtual channels per port.
-    #[arg(long)]
+    /// Virtual channels per port (1..=16).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_vcs)]
     pub vcs: Option<u8>,
-    /// Buffer depth per virtual channel, in flits.
-    #[arg(long)]
+    /// Buffer depth per virtual channel, in flits (1..=1024).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_buffer_flits)]
     pub buffer_flits: Option<u16>,
-    /// Link latency in cycles.
-    #[arg(long)]
+    /// Link latency in cycles (1..=64).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_delay)]
     pub link_latency: Option<u16>,
-    /// Switch delay in cycles.
-    #[arg(long)]
+    /// Switch delay in cycles (1..=64).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_delay)]
     pub switch_delay: Option<u16>,
     /// Candidate selection: fixed, first-free, adaptive.
     #[arg(long, value_parser = parse_selection)]
@@ -118,14 +173,14 @@ pub struct ScenarioArgs {
     /// Input port served first in VC allocation each cycle: rotating, random.
     #[arg(long, value_parser = parse_port_priority)]
     pub port_priority: Option<PortPriority>,
-    /// Cycles measured after the warm-up.
-    #[arg(long)]
+    /// Cycles measured after the warm-up (1..=10^12).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_cycles)]
     pub cycles: Option<u64>,
-    /// Warm-up cycles.
-    #[arg(long)]
+    /// Warm-up cycles (0..=10^12).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_warmup)]
     pub warmup: Option<u64>,
     /// Random seed.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_seed)]
     pub seed: Option<u64>,
 }
 

@@ -69,14 +69,18 @@ pub struct LoadArgs {
     /// Offered load L in flits per host per cycle that scales --channels
     /// (utilization = L x expected channel load); default: the simulator's
     /// default offered load.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::args::parse_number)]
     pub load: Option<f64>,
     /// Seed of randperm and of the average's permutations.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = super::args::parse_seed)]
     pub seed: u64,
-    /// Random permutations in the average.
-    #[arg(long, default_value_t = DEFAULT_SAMPLES)]
+    /// Random permutations in the average (1..=100000).
+    #[arg(long, default_value_t = DEFAULT_SAMPLES, allow_negative_numbers = true, value_parser = parse_samples)]
     pub samples: usize,
+}
+
+fn parse_samples(s: &str) -> Result<usize, String> {
+    super::args::parse_whole(s, 1, 100_000).map(|v| v as usize)
 }
 
 fn input(e: AnalysisError) -> CliError {

@@ -6,6 +6,7 @@
 mod args;
 mod load;
 mod paths;
+mod saturation;
 mod sim;
 mod sweep;
 mod topo;
@@ -60,6 +61,7 @@ pub fn run(cmd: Command) -> Result<(), CliError> {
     match cmd {
         Command::Sim(a) => sim::run(a),
         Command::Sweep(a) => sweep::run(a),
+        Command::Saturation(a) => saturation::run(a),
         Command::Topo(a) => topo::run(a),
         Command::Paths(a) => paths::run(a),
         Command::Load(a) => load::run(a),

@@ -24,10 +24,10 @@ pub struct PathsArgs {
     #[arg(long, default_value = "updown-bfs")]
     pub routing: String,
     /// Root switch of the spanning tree.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = parse_root)]
     pub root: u32,
     /// Virtual channels of the path model (1..=16).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_vcs)]
     pub vcs: u8,
     /// Path selection: random, lowport, maxcp, hpcf, lvcf, lpcf, ga, sa.
     #[arg(long)]
@@ -36,22 +36,22 @@ pub struct PathsArgs {
     #[arg(long, default_value = "sd")]
     pub objective: String,
     /// Seed of random, ga and sa.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = super::args::parse_seed)]
     pub seed: u64,
     /// SA moves or GA generations (default: SA 2000000, GA 100000).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_budget)]
     pub budget: Option<u64>,
     /// Start of ga and sa: random (the paper) or maxcp.
     #[arg(long, default_value = "random")]
     pub init: String,
     /// GA population size.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, allow_negative_numbers = true, value_parser = parse_population)]
     pub population: usize,
     /// GA per-position mutation probability.
-    #[arg(long, default_value_t = 0.01)]
+    #[arg(long, default_value_t = 0.01, allow_negative_numbers = true, value_parser = super::args::parse_number)]
     pub mutation: f64,
     /// Most paths kept per pair (0: all).
-    #[arg(long, default_value_t = crate::paths::DEFAULT_CAP)]
+    #[arg(long, default_value_t = crate::paths::DEFAULT_CAP, allow_negative_numbers = true, value_parser = parse_cap)]
     pub cap: usize,
     /// Print one JSON object.
     #[arg(long)]
@@ -62,6 +62,23 @@ pub struct PathsArgs {
     /// Run every algorithm on the same path set and print one table.
     #[arg(long)]
     pub compare: bool,
+}
+
+fn parse_root(s: &str) -> Result<u32, String> {
+    super::args::parse_whole(s, 0, crate::limits::MAX_PATH_SWITCHES - 1).map(|v| v as u32)
+}
+fn parse_vcs(s: &str) -> Result<u8, String> {
+    super::args::parse_whole(s, 1, 16).map(|v| v as u8)
+}
+fn parse_budget(s: &str) -> Result<u64, String> {
+    super::args::parse_whole(s, 0, crate::limits::MAX_SEARCH_BUDGET)
+}
+fn parse_population(s: &str) -> Result<usize, String> {
+    let r = crate::limits::GA_POPULATION;
+    super::args::parse_whole(s, *r.start(), *r.end()).map(|v| v as usize)
+}
+fn parse_cap(s: &str) -> Result<usize, String> {
+    super::args::parse_whole(s, 0, u32::MAX as u64).map(|v| v as usize)
 }
 
 /// One algorithm's result.
@@ -173,6 +190,16 @@ pub fn run(a: PathsArgs) -> Result<(), CliError> {
         PathSet::build(&net, legal, a.root, a.vcs, a.cap).map_err(|e| input(e.to_string()))?,
     );
     let build_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let genes = (a.population as u64).saturating_mul(set.variable_pairs().len() as u64);
+    let ga = select == Some(Algorithm::Ga) || a.compare;
+    if ga && genes > crate::limits::MAX_GA_GENES {
+        return Err(input(format!(
+            "--population {} x {} pairs with a choice = {genes} genes; at most {} (a smaller population)",
+            a.population,
+            set.variable_pairs().len(),
+            crate::limits::MAX_GA_GENES
+        )));
+    }
     let params = SearchParams {
         objective,
         seed: a.seed,

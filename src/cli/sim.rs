@@ -31,6 +31,13 @@ pub struct SimArgs {
     /// only).
     #[arg(long, value_name = "FILE")]
     pub occupancy: Option<PathBuf>,
+    /// Print the run's digest instead of the summary: one JSON object with
+    /// a 64-bit FNV-1a hash of every counter and per-channel value (floats
+    /// by their bits) and the fields themselves, to compare runs bit for
+    /// bit (the web app computes the same for a `#scenario=...&digest`
+    /// link). One routing only.
+    #[arg(long, conflicts_with_all = ["json", "compare"])]
+    pub digest: bool,
 }
 
 /// `sim --json` output for several routings.
@@ -79,6 +86,12 @@ pub fn run_scenario(s: &Scenario) -> Result<(Simulation, SimReport), CliError> {
 pub fn run(a: SimArgs) -> Result<(), CliError> {
     let scenarios = a.scenario.scenarios(a.compare)?;
     if scenarios.len() > 1 {
+        if a.digest {
+            return Err(CliError::Input(format!(
+                "--digest digests one routing's run; this command runs {} routings (give one --routing)",
+                scenarios.len()
+            )));
+        }
         if a.channels.is_some() {
             return Err(CliError::Input(format!(
                 "--channels writes one routing's channels; this command runs {} routings (give one --routing)",
@@ -122,6 +135,12 @@ pub fn run(a: SimArgs) -> Result<(), CliError> {
     }
     let s = &scenarios[0];
     let (sim, r) = run_scenario(s)?;
+    if a.digest {
+        if let Some(path) = &a.channels {
+            write_file(path, &channels_csv(&sim)?)?;
+        }
+        return super::emit(&(sim.digest().to_json() + "\n"));
+    }
     if let Some(path) = &a.channels {
         write_file(path, &channels_csv(&sim)?)?;
     }

@@ -22,7 +22,7 @@ pub struct SweepArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
     /// Offered loads: START:STOP:STEP (inclusive) or a comma list.
-    #[arg(long, default_value = "0.05:0.95:0.05")]
+    #[arg(long, default_value = "0.05:0.95:0.05", allow_hyphen_values = true)]
     pub loads: String,
     /// Write one CSV row per load.
     #[arg(long, value_name = "FILE")]

@@ -20,10 +20,12 @@
 //! A move is evaluated incrementally with [`Load`]: only the channels of the
 //! old and the new path change, so a move costs O(path length).
 
-use super::load::{Load, Objective};
+use super::balance;
+use super::error::PathError;
+use super::load::Load;
 use super::pathset::PathSet;
-use super::select::{Choice, Init, SearchParams, random};
-use super::{PathError, Search, balance};
+use super::search::{Choice, Init, Objective, Search, SearchParams};
+use super::simple::random;
 use crate::rng::{SimRng, Stream, below, stream, unit};
 use std::sync::Arc;
 

@@ -22,7 +22,7 @@
 //! only fall, so a popped key that is still current is the true maximum).
 
 use super::pathset::PathSet;
-use super::select::Choice;
+use super::search::Choice;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -306,7 +306,7 @@ fn removal(set: &PathSet, mode: Removal) -> Choice {
 /// among those, the path whose pair has the most remaining paths, then the
 /// highest cost (sum of the physical counters along it, i.e. the path over
 /// the most crowded channels), then the lowest id. A channel with no
-/// removable path is skipped for the next one (issue 5). Stops when every
+/// removable path is skipped for the next one. Stops when every
 /// pair has one path.
 pub fn maxcp(set: &PathSet) -> Choice {
     removal(set, Removal::MaxCp)

@@ -24,10 +24,11 @@
 //! A child is evaluated incrementally from the parent it shares most genes
 //! with: only the positions where they differ change the load.
 
-use super::load::{Load, Objective};
+use super::balance;
+use super::error::PathError;
+use super::load::Load;
 use super::pathset::PathSet;
-use super::select::{Choice, Init, SearchParams};
-use super::{PathError, Search, balance};
+use super::search::{Choice, Init, Objective, Search, SearchParams};
 use crate::rng::{SimRng, Stream, below, stream, unit};
 use std::sync::Arc;
 
@@ -57,8 +58,8 @@ pub struct Genetic {
 impl Genetic {
     /// Generations made when no budget is given.
     pub const DEFAULT_BUDGET: u64 = 100_000;
-    pub const DEFAULT_POPULATION: usize = 50;
-    pub const DEFAULT_MUTATION: f64 = 0.01;
+    pub const DEFAULT_POPULATION: usize = SearchParams::DEFAULT_POPULATION;
+    pub const DEFAULT_MUTATION: f64 = SearchParams::DEFAULT_MUTATION;
 
     pub fn new(set: Arc<PathSet>, params: &SearchParams) -> Result<Genetic, PathError> {
         if params.population < 2 {

@@ -3,14 +3,14 @@
 //!
 //! **Link directions.** Every switch gets a label; the "up" end of a link is
 //! the end with the lower label, and on equal labels the lower switch id
-//! (OpenSM's updn rule, DOMAIN-NOTES). A legal up*/down* path takes zero or
-//! more up links, then zero or more down links (Villalobos et al. §2;
-//! Koibuchi et al. §3, §4.2).
+//! (the rule of OpenSM's updn routing). A legal up*/down* path
+//! takes zero or more up links, then zero or more down links (Villalobos et
+//! al. §2; Koibuchi et al. §3, §4.2).
 //!
 //! - **BFS tree** (Autonet; Koibuchi et al. §4.2): the label is the BFS level
 //!   from the root, so links inside one level are directed by switch id. The
-//!   directions come from [`crate::routing::UpDownTables`], so `paths` and
-//!   the `updown` routing agree link for link.
+//!   levels come from [`UpDownTables`], which the `updown` routing uses
+//!   too, so `paths` and that routing agree link for link.
 //! - **DFS tree** (Sancho, Robles and Duato, "A new methodology to compute
 //!   deadlock-free routing tables for irregular topologies", the methodology
 //!   Villalobos et al. §2 and §5 use): a depth-first traversal from the root
@@ -25,7 +25,7 @@
 //! - **UDWM** (Koibuchi et al. §4.2, ref. \[11\]): the same link directions
 //!   (BFS tree) and V virtual channels; a path may turn from a down link to
 //!   an up link only onto a strictly lower-numbered virtual channel. In
-//!   routelab's model (issue 5) the virtual channel of a path never rises,
+//!   routelab's model the virtual channel of a path never rises,
 //!   strictly falls at each down-to-up turn and stays the same on every other
 //!   hop; a path may start on any virtual channel. Each virtual channel class
 //!   alone obeys up*/down* and classes are only entered downwards, so the
@@ -37,56 +37,34 @@
 //! The search space is a state graph: a state is (switch, virtual channel,
 //! phase), phase [`PHASE_UP`] (up links still allowed) or [`PHASE_DOWN`].
 
-use crate::routing::UpDownTables;
+pub use super::updown_tables::{PHASE_DOWN, PHASE_UP};
+use super::updown_tables::{UpDownTables, up_end};
 use crate::topology::{ChannelId, Network, PortId, SwitchId};
-use std::fmt;
-
-/// Phase of a state: up links still allowed.
-pub const PHASE_UP: u8 = 0;
-/// Phase of a state: down links only (until a UDWM turn).
-pub const PHASE_DOWN: u8 = 1;
 
 /// Which deadlock-free routing supplies the legal paths.
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "kebab-case")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum LegalKind {
     /// up*/down* on a BFS spanning tree (Autonet).
     #[serde(rename = "updown-bfs")]
+    #[strum(to_string = "updown-bfs", serialize = "updown", serialize = "bfs")]
     UpDownBfs,
     /// up*/down* on a DFS spanning tree (Sancho-Robles-Duato).
     #[serde(rename = "updown-dfs")]
+    #[strum(to_string = "updown-dfs", serialize = "dfs")]
     UpDownDfs,
     /// up*/down* with multiple virtual channels (BFS tree).
     #[serde(rename = "udwm")]
     Udwm,
 }
 
+crate::spec_options::keyword_enum!(LegalKind, Display);
+
 impl LegalKind {
-    pub const ACCEPTED: &'static str = "updown-bfs, updown-dfs, udwm";
-    pub const ALL: [LegalKind; 3] = [LegalKind::UpDownBfs, LegalKind::UpDownDfs, LegalKind::Udwm];
-    pub fn parse(s: &str) -> Option<LegalKind> {
-        match s {
-            "updown-bfs" | "updown" | "bfs" => Some(LegalKind::UpDownBfs),
-            "updown-dfs" | "dfs" => Some(LegalKind::UpDownDfs),
-            "udwm" => Some(LegalKind::Udwm),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            LegalKind::UpDownBfs => "updown-bfs",
-            LegalKind::UpDownDfs => "updown-dfs",
-            LegalKind::Udwm => "udwm",
-        }
-    }
     /// True when a down-to-up turn onto a lower virtual channel is allowed.
     pub fn turns(&self) -> bool {
         matches!(self, LegalKind::Udwm)
-    }
-}
-
-impl fmt::Display for LegalKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -134,10 +112,6 @@ impl Legality {
         vcs: u8,
         labels: Vec<u32>,
     ) -> Legality {
-        let up_end = |a: SwitchId, b: SwitchId| {
-            let (la, lb) = (labels[a as usize], labels[b as usize]);
-            if la < lb || (la == lb && a < b) { a } else { b }
-        };
         let links = (0..net.num_switches() as SwitchId)
             .map(|s| {
                 net.neighbours(s)
@@ -145,7 +119,7 @@ impl Legality {
                         port: p,
                         to: t,
                         channel: net.port(s, p).out_channel.unwrap_or(u32::MAX),
-                        up: up_end(s, t) == t,
+                        up: up_end(&labels, s, t) == t,
                     })
                     .collect()
             })

@@ -1,4 +1,4 @@
-//! Crossing paths per channel and the objectives a search minimises.
+//! Crossing paths per channel and the value of each [`Objective`] on them.
 //!
 //! "Crossing paths" of a channel is the number of chosen routing paths that
 //! cross it (Villalobos et al. §2; Koibuchi et al. §4.3.1 and Tables 2-4,
@@ -8,56 +8,13 @@
 //!
 //! [`Load`] updates the counts, their sum of squares and a histogram (for
 //! the maximum) in O(1) per channel, so changing one pair's path costs
-//! O(length of the old and new path): the incremental move evaluation of
-//! issue 4.
+//! O(length of the old and new path), which is what lets simulated
+//! annealing and the genetic algorithm evaluate a move without recounting
+//! every channel.
 
 use super::pathset::PathSet;
-use super::select::Choice;
+use super::search::{Choice, Objective};
 use serde::Serialize;
-
-/// What a metaheuristic minimises (Villalobos et al. §4: "minimizing the
-/// maximum use of a channel, the deviation in channels use, and the sum of
-/// channels use"). The sum is the same for every choice of shortest paths,
-/// so it is replaced by the sum of squares (issue 5).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Objective {
-    /// Standard deviation of crossing paths (the paper's choice).
-    #[default]
-    Sd,
-    /// Maximum crossing paths. The search breaks ties by the sum of squares
-    /// (cost = max + sumsq / (channels · max² + 1), which orders solutions
-    /// by max first); the reported value is the max alone.
-    Max,
-    /// Sum of squared crossing paths (equivalent to sd for a fixed sum).
-    Sumsq,
-}
-
-impl Objective {
-    pub const ACCEPTED: &'static str = "sd, max, sumsq";
-    pub const ALL: [Objective; 3] = [Objective::Sd, Objective::Max, Objective::Sumsq];
-    pub fn parse(s: &str) -> Option<Objective> {
-        match s {
-            "sd" | "deviation" => Some(Objective::Sd),
-            "max" => Some(Objective::Max),
-            "sumsq" => Some(Objective::Sumsq),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Objective::Sd => "sd",
-            Objective::Max => "max",
-            Objective::Sumsq => "sumsq",
-        }
-    }
-}
-
-impl std::fmt::Display for Objective {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// Crossing paths per physical channel with incremental statistics.
 #[derive(Clone, Debug)]

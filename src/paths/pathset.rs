@@ -25,7 +25,7 @@
 //! virtual channel the path uses on it). All paths of a pair have the same
 //! length. Pairs are numbered source-major: [`pair_index`].
 
-use super::PathError;
+use super::error::PathError;
 use super::legal::{LegalKind, Legality};
 use crate::topology::{ChannelId, Endpoint, Network, PortId, SwitchId};
 use std::ops::Range;
@@ -171,11 +171,7 @@ impl Scratch {
 
 /// Ranks kept out of `total` paths with a cap (0 = no cap).
 fn kept_ranks(total: u64, cap: usize) -> impl Iterator<Item = u64> {
-    let keep = if cap == 0 {
-        total
-    } else {
-        total.min(cap as u64)
-    };
+    let keep = kept_count(total, cap);
     (0..keep).map(move |i| {
         if keep == total {
             i
@@ -183,6 +179,16 @@ fn kept_ranks(total: u64, cap: usize) -> impl Iterator<Item = u64> {
             ((i as u128 * total as u128) / keep as u128) as u64
         }
     })
+}
+
+/// How many of `total` paths a cap keeps (0 = no cap), without counting
+/// them one by one (a saturated total is 2^64).
+fn kept_count(total: u64, cap: usize) -> u64 {
+    if cap == 0 {
+        total
+    } else {
+        total.min(cap as u64)
+    }
 }
 
 impl PathSet {
@@ -200,6 +206,14 @@ impl PathSet {
             return Err(PathError(format!(
                 "topology `{}` has {n} switch(es); path selection needs at least 2",
                 net.spec()
+            )));
+        }
+        if n as u64 > crate::limits::MAX_PATH_SWITCHES {
+            return Err(PathError(format!(
+                "topology `{}` has {n} switches; path selection works on at most {} ({} ordered pairs)",
+                net.spec(),
+                crate::limits::MAX_PATH_SWITCHES,
+                crate::limits::MAX_PATH_SWITCHES * (crate::limits::MAX_PATH_SWITCHES - 1)
             )));
         }
         if root as usize >= n {
@@ -253,9 +267,21 @@ impl PathSet {
         for p in 0..pairs {
             pair_first.push(paths as u32);
             pair_hop.push(hops);
-            let k = kept_ranks(pair_total[p], cap).count() as u64;
-            paths += k;
-            hops += k * pair_len[p] as u64;
+            let k = kept_count(pair_total[p], cap);
+            paths = paths.saturating_add(k);
+            hops = hops.saturating_add(k.saturating_mul(pair_len[p] as u64));
+        }
+        if hops > crate::limits::MAX_PATH_HOPS {
+            return Err(PathError(format!(
+                "{paths} paths of {hops} hops in all would be kept; at most {} hops ({}): lower the cap (now {})",
+                crate::limits::MAX_PATH_HOPS,
+                crate::limits::human_bytes(crate::limits::MAX_PATH_HOPS * 4),
+                if cap == 0 {
+                    "none".to_string()
+                } else {
+                    cap.to_string()
+                }
+            )));
         }
         if paths >= u32::MAX as u64 {
             return Err(PathError(format!(

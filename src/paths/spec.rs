@@ -5,11 +5,13 @@
 //! [:budget=N][:init=random|maxcp][:cap=N]`. The virtual channels of the
 //! path model are the simulation's.
 
+use super::error::PathError;
 use super::legal::LegalKind;
-use super::load::Objective;
 use super::pathset::{DEFAULT_CAP, PathSet};
-use super::select::{Algorithm, Choice, Init, SearchParams, run};
-use super::{PathError, RouteTables};
+use super::search::{Algorithm, Choice, Init, Objective, SearchParams};
+use super::select::run;
+use super::tables::RouteTables;
+use crate::spec_options::{OptionError, Options, Spec};
 use crate::topology::Network;
 use std::fmt;
 use std::sync::Arc;
@@ -33,6 +35,9 @@ pub struct PathsSpec {
 
 impl PathsSpec {
     pub const ACCEPTED: &'static str = ACCEPTED;
+    /// The option keys after `LEGAL:SELECT`.
+    pub const KEYS: &'static [&'static str] =
+        &["root", "objective", "seed", "budget", "init", "cap"];
 
     pub fn new(legal: LegalKind, select: Algorithm) -> PathsSpec {
         PathsSpec {
@@ -49,46 +54,29 @@ impl PathsSpec {
 
     /// Parse the parts after `paths:` (split on `:`).
     pub fn parse_parts(parts: &[&str]) -> Result<PathsSpec, String> {
-        let legal = parts.first().copied().unwrap_or("");
-        let legal = LegalKind::parse(legal)
-            .ok_or_else(|| format!("path routing `{legal}`; accepted {}", LegalKind::ACCEPTED))?;
-        let select = parts.get(1).copied().unwrap_or("");
-        let select = Algorithm::parse(select).ok_or_else(|| {
-            format!(
-                "path selection `{select}`; accepted {}",
-                Algorithm::ACCEPTED
-            )
-        })?;
+        Spec::new("paths", parts.to_vec())
+            .options(2, Self::KEYS)
+            .and_then(|o| Self::from_options(&o))
+            .map_err(|e| e.to_string())
+    }
+
+    /// From a `paths` spec's options: positional `LEGAL` and `SELECT`, then
+    /// [`PathsSpec::KEYS`] (`Spec::split(s)?.options(2, PathsSpec::KEYS)`).
+    pub fn from_options(o: &Options) -> Result<PathsSpec, OptionError> {
+        let legal = o.positional_keyword(0, "path routing")?;
+        let select = o.positional_keyword(1, "path selection")?;
         let mut s = PathsSpec::new(legal, select);
-        for p in parts.iter().skip(2) {
-            let (k, v) = p
-                .split_once('=')
-                .ok_or_else(|| format!("option `{p}` is not key=value"))?;
-            let num = |what: &str| {
-                v.parse::<u64>()
-                    .map_err(|_| format!("{what} `{v}` is not a whole number"))
-            };
-            match k {
-                "root" => s.root = num("root")? as u32,
-                "seed" => s.seed = num("seed")?,
-                "budget" => s.budget = Some(num("budget")?),
-                "cap" => s.cap = num("cap")? as usize,
-                "objective" => {
-                    s.objective = Objective::parse(v).ok_or_else(|| {
-                        format!("objective `{v}`; accepted {}", Objective::ACCEPTED)
-                    })?
-                }
-                "init" => {
-                    s.init = Init::parse(v)
-                        .ok_or_else(|| format!("init `{v}`; accepted {}", Init::ACCEPTED))?
-                }
-                _ => {
-                    return Err(format!(
-                        "`paths` takes no option `{k}`; accepted root, objective, seed, budget, init, cap"
-                    ));
-                }
-            }
-        }
+        s.root = o.u32("root", 0..=u32::MAX)?.unwrap_or(s.root);
+        s.seed = o.u64("seed", 0..=u64::MAX)?.unwrap_or(s.seed);
+        s.budget = o
+            .u64("budget", 0..=crate::limits::MAX_SEARCH_BUDGET)?
+            .or(s.budget);
+        // At most u32::MAX, so that a cap means the same on 32-bit wasm.
+        s.cap = o
+            .u64("cap", 0..=u32::MAX as u64)?
+            .map_or(s.cap, |c| c as usize);
+        s.objective = o.keyword("objective")?.unwrap_or(s.objective);
+        s.init = o.keyword("init")?.unwrap_or(s.init);
         Ok(s)
     }
 

@@ -10,7 +10,7 @@
 
 use super::legal::LegalKind;
 use super::pathset::{Hop, PathSet, pair_count, pair_index, pair_of};
-use super::select::Choice;
+use super::search::Choice;
 use crate::topology::{PortId, SwitchId};
 use serde::Serialize;
 use std::collections::BTreeMap;

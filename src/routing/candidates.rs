@@ -48,13 +48,12 @@ impl Candidates {
     /// engine refuses such an answer with a named error in every build.
     #[inline]
     pub fn first_invalid(&self, ports: usize, vcs: u8) -> Option<Candidate> {
-        let bad =
-            |c: &Candidate| (c.port as usize >= ports) | (c.vc_hi >= vcs) | (c.vc_lo > c.vc_hi);
-        // One branch-free pass for the common all-valid answer.
-        let any = self.as_slice().iter().fold(false, |acc, c| acc | bad(c));
-        if !any {
-            return None;
+        for c in self.as_slice() {
+            // `|`, not `||`: one branch per candidate.
+            if (c.port as usize >= ports) | (c.vc_hi >= vcs) | (c.vc_lo > c.vc_hi) {
+                return Some(*c);
+            }
         }
-        self.as_slice().iter().copied().find(|c| bad(c))
+        None
     }
 }

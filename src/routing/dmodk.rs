@@ -4,7 +4,7 @@
 //! where d is the destination host id; going down is unique. Up then down
 //! only, so it is deadlock-free on any number of virtual channels.
 
-use super::registry::{Family, RoutingBuild, RoutingKind, no_options};
+use super::kind::{Family, RoutingBuild, RoutingKind, options};
 use super::{Candidates, Hop, Routing};
 use crate::topology::{Network, PortId, Shape};
 
@@ -13,9 +13,9 @@ pub(super) const KIND: RoutingKind = RoutingKind {
     aliases: &[],
     options: "",
     summary: "D-mod-k on fat trees: uplink chosen by the destination",
-    family: Family::Static,
+    families: &[Family::Static],
     parse: |parts| {
-        no_options("dmodk", parts)?;
+        options("dmodk", parts, &[])?;
         Ok(Box::new(DModKSpec))
     },
     examples: &["dmodk"],
@@ -67,6 +67,10 @@ impl DModK {
 }
 
 impl Routing for DModK {
+    fn source_states(&self, _pkt: &super::PacketInfo) -> Option<Vec<super::RouteState>> {
+        Some(vec![super::RouteState::default()])
+    }
+
     fn name(&self) -> String {
         "dmodk".into()
     }

@@ -36,9 +36,9 @@
 //! Needs V >= 2 on tori. Meshes and hypercubes are acyclic under dimension
 //! order and use every virtual channel.
 
+use super::kind::{Family, RoutingBuild, RoutingKind, options};
 use super::midimew::MidimewMinimal;
-use super::registry::{Family, RoutingBuild, RoutingKind, key_values};
-use super::{Candidates, Hop, Routing, Source};
+use super::{Candidates, Hop, PacketInfo, RouteState, Routing, Source};
 use crate::topology::cube::Geometry;
 use crate::topology::{Network, Shape};
 
@@ -47,30 +47,19 @@ pub(super) const KIND: RoutingKind = RoutingKind {
     aliases: &[],
     options: "[:tie=plus|random|parity][:classes=strict|balanced]",
     summary: "dimension order: DOR on tori and meshes, e-cube on hypercubes, the minimal rule on midimew",
-    family: Family::Static,
+    families: &[Family::Static, Family::Oblivious],
     parse: |parts| {
-        let mut spec = DorSpec {
-            tie: TieRule::Plus,
-            classes: VcClasses::Strict,
-        };
-        for (k, v) in key_values(parts)? {
-            match k {
-                "tie" => {
-                    spec.tie = TieRule::parse(v)
-                        .ok_or_else(|| format!("tie `{v}`; accepted {}", TieRule::ACCEPTED))?
-                }
-                "classes" => {
-                    spec.classes = VcClasses::parse(v)
-                        .ok_or_else(|| format!("classes `{v}`; accepted {}", VcClasses::ACCEPTED))?
-                }
-                _ => {
-                    return Err(format!(
-                        "`dor` takes no option `{k}`; accepted tie, classes"
-                    ));
-                }
-            }
-        }
-        Ok(Box::new(spec))
+        let o = options("dor", parts, &["tie", "classes"])?;
+        Ok(Box::new(DorSpec {
+            tie: o
+                .keyword("tie")
+                .map_err(|e| e.to_string())?
+                .unwrap_or_default(),
+            classes: o
+                .keyword("classes")
+                .map_err(|e| e.to_string())?
+                .unwrap_or_default(),
+        }))
     },
     examples: &["dor", "dor:tie=random", "dor:tie=parity:classes=balanced"],
 };
@@ -134,7 +123,9 @@ impl RoutingBuild for DorSpec {
 
 /// Which way DOR goes when a torus offset is exactly k/2 (two minimal
 /// directions). The rule changes throughput on uniform, transpose and
-/// worst-case traffic (DOMAIN-NOTES), so it is a parameter.
+/// worst-case traffic, so it is a parameter.
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "lowercase")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TieRule {
     /// Always the + direction (BookSim's default).
@@ -146,26 +137,11 @@ pub enum TieRule {
     Parity,
 }
 
-impl TieRule {
-    pub const ACCEPTED: &'static str = "plus, random, parity";
-    pub fn parse(s: &str) -> Option<TieRule> {
-        match s {
-            "plus" => Some(TieRule::Plus),
-            "random" => Some(TieRule::Random),
-            "parity" => Some(TieRule::Parity),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            TieRule::Plus => "plus",
-            TieRule::Random => "random",
-            TieRule::Parity => "parity",
-        }
-    }
-}
+crate::spec_options::keyword_enum!(TieRule);
 
 /// How torus DOR assigns dateline classes to packets that do not wrap.
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "lowercase")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum VcClasses {
     /// Random class per packet and dimension (module docs).
@@ -175,22 +151,7 @@ pub enum VcClasses {
     Strict,
 }
 
-impl VcClasses {
-    pub const ACCEPTED: &'static str = "balanced, strict";
-    pub fn parse(s: &str) -> Option<VcClasses> {
-        match s {
-            "balanced" => Some(VcClasses::Balanced),
-            "strict" => Some(VcClasses::Strict),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            VcClasses::Balanced => "balanced",
-            VcClasses::Strict => "strict",
-        }
-    }
-}
+crate::spec_options::keyword_enum!(VcClasses);
 
 /// DOR on a torus or mesh (port `2d` is +d, `2d+1` is -d).
 ///
@@ -216,6 +177,26 @@ impl CubeDor {
     }
 }
 
+impl CubeDor {
+    /// The route state of a packet with tie bits `tag` and class bits
+    /// `classes` on a torus: which dimensions it wraps in.
+    fn state(&self, pkt: &PacketInfo, tag: u32, classes: u32) -> RouteState {
+        let g = &self.geometry;
+        let (sc, dc) = (g.coords(pkt.src_switch), g.coords(pkt.dst_switch));
+        let mut wraps = 0u32;
+        for d in 0..g.dims().min(16) {
+            let (c, t) = (sc[d], dc[d]);
+            let plus = g.minimal_plus(g.radix()[d], c, t, tag >> d & 1 == 1);
+            wraps |= (Geometry::still_to_wrap(c, t, plus) as u32) << d;
+        }
+        RouteState {
+            tag,
+            aux: wraps | classes << 16,
+            ..RouteState::default()
+        }
+    }
+}
+
 impl Routing for CubeDor {
     fn name(&self) -> String {
         let mut n = format!("dor:tie={}", self.tie.as_str());
@@ -230,7 +211,7 @@ impl Routing for CubeDor {
         let Source {
             pkt, state, rng, ..
         } = src;
-        state.tag = match self.tie {
+        let tag = match self.tie {
             TieRule::Plus => u32::MAX,
             TieRule::Parity => {
                 if pkt.src_switch.is_multiple_of(2) {
@@ -241,22 +222,44 @@ impl Routing for CubeDor {
             }
             TieRule::Random => rng.next_u32(),
         };
-        let g = &self.geometry;
-        if !g.wrap() {
+        if !self.geometry.wrap() {
+            state.tag = tag;
             return;
-        }
-        let (sc, dc) = (g.coords(pkt.src_switch), g.coords(pkt.dst_switch));
-        let mut wraps = 0u32;
-        for d in 0..g.dims().min(16) {
-            let (c, t) = (sc[d], dc[d]);
-            let plus = g.minimal_plus(g.radix()[d], c, t, state.tag >> d & 1 == 1);
-            wraps |= (Geometry::still_to_wrap(c, t, plus) as u32) << d;
         }
         let classes = match self.classes {
             VcClasses::Balanced => rng.next_u32() & 0xFFFF,
             VcClasses::Strict => 0xFFFF,
         };
-        state.aux = wraps | classes << 16;
+        *state = self.state(pkt, tag, classes);
+    }
+
+    /// Every tie choice and class draw (for the channel-dependency test).
+    fn source_states(&self, pkt: &PacketInfo) -> Option<Vec<RouteState>> {
+        let n = self.geometry.dims().min(12);
+        let ties: Vec<u32> = match self.tie {
+            TieRule::Random => (0..1u32 << n).collect(),
+            TieRule::Plus => vec![u32::MAX],
+            TieRule::Parity if pkt.src_switch.is_multiple_of(2) => vec![u32::MAX],
+            TieRule::Parity => vec![0],
+        };
+        let classes: Vec<u32> = match self.classes {
+            VcClasses::Balanced if self.geometry.wrap() => (0..1u32 << n).collect(),
+            _ => vec![0xFFFF],
+        };
+        let mut out = Vec::new();
+        for &t in &ties {
+            for &c in &classes {
+                out.push(if self.geometry.wrap() {
+                    self.state(pkt, t, c)
+                } else {
+                    RouteState {
+                        tag: t,
+                        ..RouteState::default()
+                    }
+                });
+            }
+        }
+        Some(out)
     }
 
     fn route(&mut self, hop: Hop<'_>, out: &mut Candidates) {
@@ -305,6 +308,9 @@ impl Ecube {
 impl Routing for Ecube {
     fn name(&self) -> String {
         "dor".into()
+    }
+    fn source_states(&self, _pkt: &PacketInfo) -> Option<Vec<RouteState>> {
+        Some(vec![RouteState::default()])
     }
     fn route(&mut self, hop: Hop<'_>, out: &mut Candidates) {
         let diff = hop.at ^ hop.pkt.dst_switch;

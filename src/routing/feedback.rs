@@ -10,7 +10,7 @@
 //! [`Routing::acknowledgement`](super::Routing::acknowledgement) and hears
 //! of each delivery in [`Routing::on_feedback`](super::Routing::on_feedback).
 
-use super::{PacketInfo, RouteState};
+use super::state::{PacketInfo, RouteState};
 use crate::topology::SwitchId;
 use serde::{Deserialize, Serialize};
 

@@ -1,7 +1,9 @@
-//! Minimal routing on midimew (DRB §4; DOMAIN-NOTES): write the offset
-//! `dst - src (mod N)` as `x·b + y·(b-1)` with minimal `|x| + |y|` (ties:
-//! smaller `|x|`, then positive x), computed once at the source; take the
-//! `b` jumps first, then the `b-1` jumps.
+//! Minimal routing on midimew (DRB §4), the circulant graph on N nodes with
+//! jumps b and b-1, b = ceil(sqrt(N/2)) (node i links to i ± b and
+//! i ± (b-1) mod N): write the offset `dst - src (mod N)` as
+//! `x·b + y·(b-1)` with minimal `|x| + |y|` (ties: smaller `|x|`, then
+//! positive x), computed once at the source; take the `b` jumps first, then
+//! the `b-1` jumps.
 //!
 //! Deadlock freedom: each jump type is a set of rings, so a dateline rule per
 //! jump type applies: a packet that will still wrap past node 0 in its
@@ -60,6 +62,15 @@ fn unpack(t: u32) -> (i32, i32) {
 }
 
 impl Routing for MidimewMinimal {
+    fn source_states(&self, pkt: &super::PacketInfo) -> Option<Vec<super::RouteState>> {
+        let off = (pkt.dst_switch + self.n - pkt.src_switch) % self.n;
+        let (x, y) = self.table[off as usize];
+        Some(vec![super::RouteState {
+            tag: pack(x, y),
+            ..super::RouteState::default()
+        }])
+    }
+
     fn name(&self) -> String {
         "dor".into()
     }

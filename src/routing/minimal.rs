@@ -3,8 +3,8 @@
 //! minimal midimew rule, D-mod-k on fat trees, up*/down* (root 0) on
 //! irregular networks.
 
-use super::registry::{Family, RoutingBuild, RoutingKind, no_options};
-use super::{Routing, RoutingSpec};
+use super::Routing;
+use super::kind::{Family, RoutingBuild, RoutingKind, options};
 use crate::topology::{Network, Shape};
 
 pub(super) const KIND: RoutingKind = RoutingKind {
@@ -12,9 +12,9 @@ pub(super) const KIND: RoutingKind = RoutingKind {
     aliases: &["default"],
     options: "",
     summary: "the topology's own static routing (DOR, e-cube, midimew, D-mod-k or up*/down*)",
-    family: Family::Static,
+    families: &[Family::Static],
     parse: |parts| {
-        no_options("minimal", parts)?;
+        options("minimal", parts, &[])?;
         Ok(Box::new(Minimal))
     },
     examples: &["minimal"],
@@ -25,14 +25,16 @@ pub(super) const KIND: RoutingKind = RoutingKind {
 struct Minimal;
 
 impl Minimal {
-    /// The routing `minimal` stands for on `net`.
-    fn resolve(net: &Network) -> RoutingSpec {
-        let s = match net.shape() {
-            Shape::FatTree { .. } => "dmodk",
-            Shape::Irregular => "updown",
-            Shape::Cube { .. } | Shape::Hypercube { .. } | Shape::Midimew { .. } => "dor",
+    /// The routing `minimal` stands for on `net`, with its default options.
+    fn resolve(net: &Network) -> Result<Box<dyn RoutingBuild>, String> {
+        let kind = match net.shape() {
+            Shape::FatTree { .. } => super::dmodk::KIND,
+            Shape::Irregular => super::updown::KIND,
+            Shape::Cube { .. } | Shape::Hypercube { .. } | Shape::Midimew { .. } => {
+                super::dor::KIND
+            }
         };
-        s.parse().expect("built-in spec parses")
+        (kind.parse)(&[])
     }
 }
 
@@ -41,13 +43,13 @@ impl RoutingBuild for Minimal {
         "minimal".into()
     }
     fn applies_to(&self, net: &Network) -> Result<(), String> {
-        Self::resolve(net).applies_to(net).map_err(|e| e.problem)
+        Self::resolve(net)?.applies_to(net)
     }
     fn min_vcs(&self, net: &Network) -> u8 {
-        Self::resolve(net).min_vcs(net)
+        Self::resolve(net).map(|r| r.min_vcs(net)).unwrap_or(1)
     }
     fn build(&self, net: &Network, vcs: u8) -> Result<Box<dyn Routing>, String> {
-        Self::resolve(net).build(net, vcs).map_err(|e| e.problem)
+        Self::resolve(net)?.build(net, vcs)
     }
     /// `minimal` is one of the family's other members on every network.
     fn variants(&self, _net: &Network) -> Vec<String> {

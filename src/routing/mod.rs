@@ -10,9 +10,11 @@
 //!   routing orders them itself by looking at the [`BufferView`].
 //!
 //! Routings today: dimension order on tori and meshes and e-cube on
-//! hypercubes ([`CubeDor`], [`Ecube`]), minimal midimew routing
-//! ([`MidimewMinimal`]), D-mod-k on fat trees ([`DModK`]), up*/down*
-//! ([`UpDown`]) and path-selection tables ([`SourceRouted`]).
+//! hypercubes ([`CubeDor`], [`Ecube`]), the oblivious load-balanced torus
+//! routings RDOR, VAL, ROMM, RLB and RLBth ([`Oblivious`]), minimal midimew
+//! routing ([`MidimewMinimal`]), D-mod-k on fat trees ([`DModK`]), up*/down*
+//! ([`UpDown`]) and path-selection tables ([`SourceRouted`]). Every one is
+//! listed in [`registry::KINDS`].
 //!
 //! The contract also carries what multi-phase and feedback routings need:
 //! the cycle at the source and at every hop ([`Source::now`], [`Hop::now`]),
@@ -32,11 +34,14 @@ mod dmodk;
 mod dor;
 pub mod fattree;
 mod feedback;
+mod kind;
 mod midimew;
 mod minimal;
+mod oblivious;
 pub mod registry;
 mod source_routed;
 mod spec;
+mod state;
 mod updown;
 mod walk;
 
@@ -45,48 +50,16 @@ pub use dmodk::DModK;
 pub use dor::{CubeDor, DorSpec, Ecube, TieRule, VcClasses};
 pub use feedback::{Acknowledgement, Feedback};
 pub use midimew::MidimewMinimal;
+pub use oblivious::{Law, Oblivious, ObliviousSpec, Plan};
 pub use registry::{Family, RoutingBuild, RoutingKind};
 pub use source_routed::SourceRouted;
 pub use spec::{RoutingError, RoutingSpec};
+pub use state::{PacketInfo, RouteState};
 pub use updown::{UpDown, UpDownSpec, UpDownTables};
 pub use walk::{Step, WalkError, walk};
 
 use crate::rng::SimRng;
-use crate::topology::{HostId, PortId, SwitchId};
-
-/// Routing state carried in a packet. Its meaning belongs to the routing
-/// that created it; the engine only copies it into the packet's
-/// [`Feedback`]. 24 bytes, so a packet stays within one cache line.
-///
-/// Room for a two-phase route on a torus of up to 8 dimensions (an
-/// intermediate node in `via[0]`, a direction bit per dimension and two
-/// dimension orders of 8 × 3 bits in `tag` and `aux`), or a three-step
-/// route through two waypoints (`via[0]`, `via[1]`) with the index of the
-/// path taken in `path`, which the routing gets back in its feedback.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(C)]
-pub struct RouteState {
-    /// Phase or step of a multi-phase route.
-    pub phase: u8,
-    /// Hops taken so far (source routing).
-    pub hop: u16,
-    /// Which of the routing's paths the packet took.
-    pub path: u16,
-    pub tag: u32,
-    pub aux: u32,
-    /// Waypoints (intermediate nodes), routing-defined.
-    pub via: [u32; 2],
-}
-
-/// What a routing knows about a packet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PacketInfo {
-    pub src_host: HostId,
-    pub dst_host: HostId,
-    pub src_switch: SwitchId,
-    pub dst_switch: SwitchId,
-    pub flits: u16,
-}
+use crate::topology::{PortId, SwitchId};
 
 /// Local state a per-hop decision may look at.
 pub trait BufferView {
@@ -132,6 +105,8 @@ pub struct Hop<'a> {
 
 /// How the simulator picks among a hop's candidates when allocating a
 /// virtual channel (BookSim's "selection function").
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "kebab-case")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Selection {
@@ -139,29 +114,13 @@ pub enum Selection {
     #[default]
     Fixed,
     /// The first candidate (in routing order) with a free virtual channel.
+    #[strum(to_string = "first-free", serialize = "first_free")]
     FirstFree,
     /// The free output virtual channel with the most credits (ties: first).
     Adaptive,
 }
 
-impl Selection {
-    pub const ACCEPTED: &'static str = "fixed, first-free, adaptive";
-    pub fn parse(s: &str) -> Option<Selection> {
-        match s {
-            "fixed" => Some(Selection::Fixed),
-            "first-free" | "first_free" => Some(Selection::FirstFree),
-            "adaptive" => Some(Selection::Adaptive),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Selection::Fixed => "fixed",
-            Selection::FirstFree => "first-free",
-            Selection::Adaptive => "adaptive",
-        }
-    }
-}
+crate::spec_options::keyword_enum!(Selection);
 
 /// A routing algorithm (or balancer) that the simulator consults.
 pub trait Routing: Send {
@@ -190,6 +149,29 @@ pub trait Routing: Send {
     /// called in the cycle the source hears of the delivery
     /// ([`Feedback::heard_cycle`]).
     fn on_feedback(&mut self, _fb: &Feedback) {}
+
+    /// Called when the packet's head reaches its destination switch (in
+    /// place of [`Routing::route`]), only for routings that
+    /// [pass their destination](Routing::passes_destination): may it leave
+    /// for its host here? A two-phase route whose first phase crosses the
+    /// destination goes on to its intermediate node instead.
+    fn may_eject(&self, _at: SwitchId, _state: &RouteState) -> bool {
+        true
+    }
+
+    /// True when a packet's route may cross its destination switch before
+    /// it is done (multi-phase routes); the engine then asks
+    /// [`Routing::may_eject`] there. False (the default) saves the question.
+    fn passes_destination(&self) -> bool {
+        false
+    }
+
+    /// Every route state [`Routing::at_source`] can give this packet, for
+    /// exhaustive checks (the channel-dependency test walks them all);
+    /// `None` when the routing does not enumerate them.
+    fn source_states(&self, _pkt: &PacketInfo) -> Option<Vec<RouteState>> {
+        None
+    }
 
     /// A per-channel quantity the routing itself defines, e.g. crossing
     /// paths of its chosen tables (Villalobos et al. §3): a label and one

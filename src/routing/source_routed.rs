@@ -8,7 +8,7 @@
 //! the path dictates (its VC rule is what makes it deadlock-free); under
 //! plain up*/down* any virtual channel (every class is deadlock-free).
 
-use super::registry::{Family, RoutingBuild, RoutingKind};
+use super::kind::{Family, RoutingBuild, RoutingKind};
 use super::{Candidates, Hop, Routing, Source};
 use crate::paths::{Algorithm, LegalKind, PathsSpec, RouteTables, pair_index};
 use crate::topology::{Network, PortId};
@@ -19,7 +19,7 @@ pub(super) const KIND: RoutingKind = RoutingKind {
     options: ":updown-bfs|updown-dfs|udwm:random|lowport|maxcp|hpcf|lvcf|lpcf|ga|sa\
 [:root=N][:objective=sd|max|sumsq][:seed=S][:budget=N][:init=random|maxcp][:cap=N]",
     summary: "static tables chosen by path selection on up*/down* or UDWM",
-    family: Family::PathSelection,
+    families: &[Family::PathSelection],
     parse: |parts| Ok(Box::new(PathsSpec::parse_parts(parts)?)),
     examples: &[
         "paths:updown-bfs:lowport",
@@ -125,6 +125,14 @@ impl SourceRouted {
 }
 
 impl Routing for SourceRouted {
+    fn source_states(&self, pkt: &super::PacketInfo) -> Option<Vec<super::RouteState>> {
+        let mut st = super::RouteState::default();
+        if pkt.src_switch != pkt.dst_switch {
+            st.tag = pair_index(self.n, pkt.src_switch, pkt.dst_switch) as u32;
+        }
+        Some(vec![st])
+    }
+
     fn name(&self) -> String {
         self.name.clone()
     }

@@ -79,7 +79,11 @@ impl RoutingSpec {
 
     /// Its family (what `--compare` runs with it).
     pub fn family(&self) -> Family {
-        self.kind.family
+        self.kind
+            .families
+            .first()
+            .copied()
+            .unwrap_or(Family::Static)
     }
 
     /// How it wants to hear of deliveries.
@@ -107,7 +111,7 @@ impl RoutingSpec {
     /// Every routing of its family that applies to `net` (canonical specs):
     /// what `--compare` runs.
     pub fn family_members(&self, net: &Network) -> Vec<String> {
-        registry::family_members(self.kind.family, net, self.build.as_ref())
+        registry::family_members(self.family(), net, self.build.as_ref())
     }
 
     /// The parsed spec of the routing behind it, e.g.

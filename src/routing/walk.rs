@@ -41,7 +41,9 @@ pub struct Step {
 
 /// Walk `routing` from host `src` to host `dst` on an idle network at cycle
 /// `now`, taking the first candidate at every switch: the hops, in order
-/// (empty when both hosts share a switch).
+/// (empty when both hosts share a switch). Like the engine, it stops at the
+/// destination switch only where the routing lets the packet leave
+/// ([`Routing::may_eject`]).
 pub fn walk(
     net: &Network,
     routing: &mut dyn Routing,
@@ -68,7 +70,7 @@ pub fn walk(
     let (mut at, mut in_port) = (s.switch, s.port);
     let mut steps = Vec::new();
     let limit = 4 * net.num_switches() + 4;
-    while at != d.switch {
+    while at != d.switch || (routing.passes_destination() && !routing.may_eject(at, &state)) {
         let mut out = Candidates::default();
         routing.route(
             Hop {

@@ -3,6 +3,8 @@
 //! JSON files load field by field, so a file with several mistakes gets one
 //! message per mistake, each naming the field and the accepted values.
 
+pub mod worst;
+
 use crate::rng::{Stream, stream};
 use crate::routing::{RoutingSpec, Selection};
 use crate::sim::{
@@ -34,7 +36,7 @@ pub struct Scenario {
     /// Offered load, flits per host per cycle, 0..=1.
     pub load: f64,
     /// Which switch model moves the packets ([`SwitchModelKind`]):
-    /// `input-queued` (the default).
+    /// `input-queued` (the default) or `output-queued`.
     pub switch_model: SwitchModelKind,
     pub packet_flits: u16,
     pub switching: Switching,
@@ -99,8 +101,8 @@ impl Default for Scenario {
 /// Most requests per server per slice a time-slice scenario may offer.
 pub const MAX_SLICE_LOAD: f64 = 1000.0;
 
-/// Most cycles a scenario may ask for.
-pub const MAX_CYCLES: u64 = 1_000_000_000_000;
+/// Most cycles a scenario may ask for ([`crate::limits::MAX_CYCLES`]).
+pub const MAX_CYCLES: u64 = crate::limits::MAX_CYCLES;
 
 /// A scenario that cannot run: every problem found, one per entry.
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
@@ -121,7 +123,8 @@ impl ScenarioError {
 pub struct Built {
     pub network: Arc<Network>,
     pub routing: RoutingSpec,
-    pub pattern: PatternSpec,
+    /// The traffic pattern instantiated on the network.
+    pub pattern: Pattern,
 }
 
 impl Scenario {
@@ -200,14 +203,25 @@ impl Scenario {
     pub fn problems(&self) -> Vec<String> {
         let mut p = self.router_config().problems();
         p.extend(self.measure_config().problems());
-        if let Err(e) = self.topology.parse::<TopologySpec>() {
-            p.push(e.to_string());
+        match self.topology.parse::<TopologySpec>() {
+            Err(e) => p.push(e.to_string()),
+            Ok(spec) => {
+                if let Some(m) = spec.size().and_then(|size| self.state_problem(&size)) {
+                    p.push(format!("topology `{}`: {m}", self.topology));
+                }
+            }
         }
         if let Err(e) = self.routing.parse::<RoutingSpec>() {
             p.push(e.to_string());
         }
-        if let Err(e) = self.traffic.parse::<PatternSpec>() {
-            p.push(e.to_string());
+        match worst::check(&self.traffic, &self.routing) {
+            Some(Err(e)) => p.push(e),
+            Some(Ok(())) => {}
+            None => {
+                if let Err(e) = self.traffic.parse::<PatternSpec>() {
+                    p.push(e.to_string());
+                }
+            }
         }
         if self.switch_model == SwitchModelKind::TimeSlice {
             if !(0.0..=MAX_SLICE_LOAD).contains(&self.load) || self.load.is_nan() {
@@ -231,6 +245,16 @@ impl Scenario {
                 self.cycles
             ));
         }
+        // Nothing moves for up to a link and switch traversal plus a
+        // credit's return without being stuck; a shorter watchdog period
+        // would call flits still on their way a deadlock.
+        let quiet = 2 * (self.link_latency as u64 + self.switch_delay as u64) + 2;
+        if self.watchdog_cycles > 0 && self.watchdog_cycles < quiet {
+            p.push(format!(
+                "watchdog_cycles = {}; accepted {quiet} or more with link_latency = {} and switch_delay = {} (2 x (link_latency + switch_delay) + 2: a shorter period calls flits still on a link a deadlock)",
+                self.watchdog_cycles, self.link_latency, self.switch_delay
+            ));
+        }
         if self.warmup > MAX_CYCLES {
             p.push(format!(
                 "warmup = {}; accepted 0..={MAX_CYCLES}",
@@ -238,6 +262,23 @@ impl Scenario {
             ));
         }
         p
+    }
+
+    /// The simulation state a network of `size` would need with this
+    /// scenario's router, when over [`crate::limits::MAX_STATE_BYTES`].
+    fn state_problem(&self, size: &crate::limits::NetworkSize) -> Option<String> {
+        if !crate::limits::VCS.contains(&self.vcs)
+            || !crate::limits::BUFFER_FLITS.contains(&self.buffer_flits)
+        {
+            return None; // reported on their own
+        }
+        crate::limits::simulation_problem(
+            size,
+            crate::limits::StateParams {
+                vcs: self.vcs as u64,
+                buffer_flits: self.buffer_flits as u64,
+            },
+        )
     }
 
     /// Build the network and check routing and traffic against it.
@@ -248,11 +289,17 @@ impl Scenario {
         }
         let topo: TopologySpec = self.topology.parse().map_err(one)?;
         let routing: RoutingSpec = self.routing.parse().map_err(one)?;
-        let pattern: PatternSpec = self.traffic.parse().map_err(one)?;
         let mut network = topo.build().map_err(one)?;
         apply_overrides(&mut network, &self.switches)
             .map_err(|problems| ScenarioError { problems })?;
         let network = Arc::new(network);
+        // A file's size is known only now.
+        if let Some(m) = self.state_problem(&network_size(&network)) {
+            return Err(ScenarioError::one(format!(
+                "topology `{}`: {m}",
+                self.topology
+            )));
+        }
         let mut problems = Vec::new();
         if let Err(e) = crate::sim::check_combination(self.switch_model, &network, &routing) {
             problems.push(e);
@@ -260,24 +307,36 @@ impl Scenario {
         if let Err(e) = Simulation::build_routing(&routing, &network, self.vcs) {
             problems.push(e.to_string());
         }
-        let mut rng = stream(self.seed, Stream::Pattern);
-        if let Err(e) = Pattern::build(&pattern, &network, &mut rng) {
+        let pattern = self.pattern_on(&network);
+        if let Err(e) = &pattern {
             problems.push(e.to_string());
         }
-        if !problems.is_empty() {
-            return Err(ScenarioError { problems });
+        match pattern {
+            Ok(pattern) if problems.is_empty() => Ok(Built {
+                network,
+                routing,
+                pattern,
+            }),
+            _ => Err(ScenarioError { problems }),
         }
-        Ok(Built {
-            network,
-            routing,
-            pattern,
-        })
+    }
+
+    /// The traffic pattern instantiated on `network`. Its own draws
+    /// (randperm) come from a stream of their own, so the traffic stream
+    /// proper starts identically for every routing.
+    pub fn pattern_on(&self, network: &Network) -> Result<Pattern, ScenarioError> {
+        if let Some(p) = worst::pattern(&self.traffic, &self.routing, network) {
+            return p.map_err(ScenarioError::one);
+        }
+        let spec: PatternSpec = self.traffic.parse().map_err(one)?;
+        let mut rng = stream(self.seed, Stream::Pattern);
+        Pattern::build(&spec, network, &mut rng).map_err(one)
     }
 
     /// Validate and build a ready-to-step simulation.
     pub fn build(&self) -> Result<Simulation, ScenarioError> {
         let b = self.prepare()?;
-        self.build_on(b.network, &b.routing)
+        self.build_with(b.network, &b.routing, b.pattern)
     }
 
     /// Build on an existing network (sweeps share one) with a routing.
@@ -286,11 +345,17 @@ impl Scenario {
         network: Arc<Network>,
         routing: &RoutingSpec,
     ) -> Result<Simulation, ScenarioError> {
-        let pattern: PatternSpec = self.traffic.parse().map_err(one)?;
-        // The pattern's own draws (randperm) come from a stream of their own,
-        // so the traffic stream proper starts identically for every routing.
-        let mut rng = stream(self.seed, Stream::Pattern);
-        let pattern = Pattern::build(&pattern, &network, &mut rng).map_err(one)?;
+        let pattern = self.pattern_on(&network)?;
+        self.build_with(network, routing, pattern)
+    }
+
+    /// Build on a network with a routing and an instantiated pattern.
+    pub fn build_with(
+        &self,
+        network: Arc<Network>,
+        routing: &RoutingSpec,
+        pattern: Pattern,
+    ) -> Result<Simulation, ScenarioError> {
         let routing = Simulation::build_routing(routing, &network, self.vcs).map_err(one)?;
         Simulation::new(
             network,
@@ -309,6 +374,19 @@ impl Scenario {
     }
 }
 
+/// The size of a built network, for the limits.
+fn network_size(net: &Network) -> crate::limits::NetworkSize {
+    crate::limits::NetworkSize {
+        switches: net.num_switches() as u64,
+        hosts: net.num_hosts() as u64,
+        network_channels: net.num_network_channels() as u64,
+        max_ports: (0..net.num_switches() as u32)
+            .map(|s| net.ports(s).len() as u64)
+            .max()
+            .unwrap_or(0),
+    }
+}
+
 fn one(e: impl std::fmt::Display) -> ScenarioError {
     ScenarioError::one(e.to_string())
 }
@@ -318,7 +396,7 @@ fn field_hint(field: &str, e: &serde_json::Error) -> String {
         "switching" => "\"saf\", \"vct\" or \"wormhole\"",
         "selection" => "\"fixed\", \"first-free\" or \"adaptive\"",
         "port_priority" => "\"rotating\" or \"random\"",
-        "switch_model" => "\"input-queued\" or \"timeslice\"",
+        "switch_model" => "\"input-queued\", \"output-queued\" or \"timeslice\"",
         "process" => "\"bernoulli\", \"exponential\" or \"on_off\"",
         "switches" => {
             "a list like [{\"switch\": 9, \"buffer\": 1000, \"bw_in\": 60, \"bw_out\": 20}]"

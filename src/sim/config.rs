@@ -6,43 +6,37 @@ use crate::routing::Selection;
 use serde::{Deserialize, Serialize};
 
 /// How a packet's flits cross a switch (Dally and Towles ch. 12-13).
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "lowercase")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Switching {
     /// The whole packet is buffered at a switch before its head leaves, and
     /// the next buffer must have room for all of it.
     #[serde(rename = "saf", alias = "store_and_forward")]
+    #[strum(
+        to_string = "saf",
+        serialize = "store-and-forward",
+        serialize = "store_and_forward"
+    )]
     StoreAndForward,
     /// The head may leave before the tail arrives, but only into a buffer
     /// with room for the whole packet.
     #[serde(rename = "vct", alias = "virtual_cut_through")]
+    #[strum(
+        to_string = "vct",
+        serialize = "virtual-cut-through",
+        serialize = "virtual_cut_through"
+    )]
     VirtualCutThrough,
     /// Flit by flit: a free virtual channel is enough; the packet may span
     /// several switches.
     #[default]
     #[serde(rename = "wormhole")]
+    #[strum(to_string = "wormhole", serialize = "wh")]
     Wormhole,
 }
 
-impl Switching {
-    pub const ACCEPTED: &'static str = "saf, vct, wormhole";
-    pub fn parse(s: &str) -> Option<Switching> {
-        match s {
-            "saf" | "store-and-forward" | "store_and_forward" => Some(Switching::StoreAndForward),
-            "vct" | "virtual-cut-through" | "virtual_cut_through" => {
-                Some(Switching::VirtualCutThrough)
-            }
-            "wormhole" | "wh" => Some(Switching::Wormhole),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Switching::StoreAndForward => "saf",
-            Switching::VirtualCutThrough => "vct",
-            Switching::Wormhole => "wormhole",
-        }
-    }
-}
+crate::spec_options::keyword_enum!(Switching);
 
 /// Which input port a switch serves first each cycle in VC allocation, and
 /// so which port wins an output VC that several want. Dally and Towles
@@ -62,6 +56,8 @@ impl Switching {
 ///   the same ring holds 0.23.
 ///
 /// The choice changes results past saturation, hence a parameter.
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "snake_case")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PortPriority {
@@ -70,22 +66,7 @@ pub enum PortPriority {
     Random,
 }
 
-impl PortPriority {
-    pub const ACCEPTED: &'static str = "rotating, random";
-    pub fn parse(s: &str) -> Option<PortPriority> {
-        match s {
-            "rotating" => Some(PortPriority::Rotating),
-            "random" => Some(PortPriority::Random),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            PortPriority::Rotating => "rotating",
-            PortPriority::Random => "random",
-        }
-    }
-}
+crate::spec_options::keyword_enum!(PortPriority);
 
 /// Which switch model moves packets between buffers (a scenario's
 /// `switch_model`).
@@ -96,6 +77,10 @@ pub enum SwitchModelKind {
     /// ([`super::InputQueued`]; Dally and Towles ch. 16-19).
     #[default]
     InputQueued,
+    /// Ideal output-queued switches with unbounded queues
+    /// ([`super::OutputQueued`]): only the channels limit throughput, as in
+    /// the channel-load analysis.
+    OutputQueued,
     /// Synchronous time slices on a fat tree of unlike switches, a message
     /// per packet ([`super::TimeSlice`]; the weighted-path paper).
     #[serde(rename = "timeslice", alias = "time-slice")]
@@ -103,13 +88,17 @@ pub enum SwitchModelKind {
 }
 
 impl SwitchModelKind {
-    pub const ACCEPTED: &'static str = "input-queued, timeslice";
+    pub const ACCEPTED: &'static str = "input-queued, output-queued, timeslice";
     /// Every model, in menu order.
-    pub const ALL: &'static [SwitchModelKind] =
-        &[SwitchModelKind::InputQueued, SwitchModelKind::TimeSlice];
+    pub const ALL: &'static [SwitchModelKind] = &[
+        SwitchModelKind::InputQueued,
+        SwitchModelKind::OutputQueued,
+        SwitchModelKind::TimeSlice,
+    ];
     pub fn parse(s: &str) -> Option<SwitchModelKind> {
         match s {
             "input-queued" | "input_queued" | "iq" => Some(SwitchModelKind::InputQueued),
+            "output-queued" | "output_queued" | "oq" => Some(SwitchModelKind::OutputQueued),
             "timeslice" | "time-slice" | "time_slice" => Some(SwitchModelKind::TimeSlice),
             _ => None,
         }
@@ -117,6 +106,7 @@ impl SwitchModelKind {
     pub fn as_str(&self) -> &'static str {
         match self {
             SwitchModelKind::InputQueued => "input-queued",
+            SwitchModelKind::OutputQueued => "output-queued",
             SwitchModelKind::TimeSlice => "timeslice",
         }
     }
@@ -160,22 +150,36 @@ impl Default for RouterConfig {
 }
 
 impl RouterConfig {
-    /// Every problem with these parameters, one message each.
+    /// Every problem with these parameters, one message each (the ranges
+    /// are [`crate::limits`]'s).
     pub fn problems(&self) -> Vec<String> {
+        use crate::limits::{BUFFER_FLITS, DELAY_CYCLES, PACKET_FLITS, VCS};
         let mut p = Vec::new();
-        if !(1..=16).contains(&self.vcs) {
-            p.push(format!("vcs = {}; accepted 1..=16", self.vcs));
-        }
-        if !(1..=1024).contains(&self.buffer_flits) {
-            p.push(format!(
-                "buffer_flits = {}; accepted 1..=1024",
-                self.buffer_flits
+        let range = |name: &str, value: u64, lo: u64, hi: u64| {
+            format!("{name} = {value}; accepted {lo}..={hi}")
+        };
+        if !VCS.contains(&self.vcs) {
+            p.push(range(
+                "vcs",
+                self.vcs as u64,
+                *VCS.start() as u64,
+                *VCS.end() as u64,
             ));
         }
-        if !(1..=1024).contains(&self.packet_flits) {
-            p.push(format!(
-                "packet_flits = {}; accepted 1..=1024",
-                self.packet_flits
+        if !BUFFER_FLITS.contains(&self.buffer_flits) {
+            p.push(range(
+                "buffer_flits",
+                self.buffer_flits as u64,
+                *BUFFER_FLITS.start() as u64,
+                *BUFFER_FLITS.end() as u64,
+            ));
+        }
+        if !PACKET_FLITS.contains(&self.packet_flits) {
+            p.push(range(
+                "packet_flits",
+                self.packet_flits as u64,
+                *PACKET_FLITS.start() as u64,
+                *PACKET_FLITS.end() as u64,
             ));
         }
         if self.switching != Switching::Wormhole && self.buffer_flits < self.packet_flits {
@@ -186,17 +190,18 @@ impl RouterConfig {
                 self.switching.as_str()
             ));
         }
-        if !(1..=64).contains(&self.link_latency) {
-            p.push(format!(
-                "link_latency = {}; accepted 1..=64",
-                self.link_latency
-            ));
-        }
-        if !(1..=64).contains(&self.switch_delay) {
-            p.push(format!(
-                "switch_delay = {}; accepted 1..=64",
-                self.switch_delay
-            ));
+        for (name, value) in [
+            ("link_latency", self.link_latency),
+            ("switch_delay", self.switch_delay),
+        ] {
+            if !DELAY_CYCLES.contains(&value) {
+                p.push(range(
+                    name,
+                    value as u64,
+                    *DELAY_CYCLES.start() as u64,
+                    *DELAY_CYCLES.end() as u64,
+                ));
+            }
         }
         p
     }

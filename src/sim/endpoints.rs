@@ -11,7 +11,7 @@
 
 use super::acknowledge::{Acks, Pending};
 use super::deadline::Deadlines;
-use super::model::{QueuedPacket, SimError};
+use super::error::SimError;
 use super::packet::{ACK_EPOCH, Packet, PacketSlab};
 use super::stats::{DeliveredPacket, Stats};
 use super::watchdog::Watchdog;
@@ -24,6 +24,13 @@ use crate::topology::{Network, PortId, SwitchId};
 use crate::traffic::{Arrivals, Pattern, Process};
 use std::collections::VecDeque;
 use std::sync::Arc;
+
+/// A packet waiting in a host's source queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueuedPacket {
+    pub dst: u32,
+    pub gen_cycle: u64,
+}
 
 /// Traffic parameters of a run.
 #[derive(Clone, Debug)]
@@ -42,6 +49,11 @@ pub struct Next {
     /// Its length in flits.
     pub flits: u16,
 }
+
+/// A head could not be routed; the details wait in the endpoint layer
+/// ([`Endpoints::take_fault`]), so the hot path only tests a unit error.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Faulted;
 
 /// Why a head could not be routed.
 #[derive(Clone, Copy, Debug)]
@@ -73,6 +85,8 @@ pub struct Endpoints {
     packets: PacketSlab,
     /// Routings by epoch; new packets use the last one.
     routings: Vec<Box<dyn Routing>>,
+    /// Per epoch: does its routing pass destinations (ask `may_eject`)?
+    transit: Vec<bool>,
     /// The routing random stream.
     rng: SimRng,
     stats: Stats,
@@ -87,6 +101,8 @@ pub struct Endpoints {
     /// Request success with admission and deadline limits, for the switch
     /// models that enable it (the time-slice model).
     deadlines: Option<Deadlines>,
+    /// The last routing fault, until the switch model reports it.
+    fault: Option<RouteFault>,
 }
 
 impl Endpoints {
@@ -104,12 +120,13 @@ impl Endpoints {
             .map(|_| Arrivals::new(traffic.process, rate, 0, &mut traffic_rng))
             .collect();
         Endpoints {
-            stats: Stats::new(net.num_channels(), net.num_switches()),
+            stats: Stats::new(net.num_channels(), net.num_switches(), net.num_hosts()),
             sources: vec![VecDeque::new(); net.num_hosts()],
             arrivals,
             traffic_rng,
             packets: PacketSlab::default(),
             routings: Vec::new(),
+            transit: Vec::new(),
             rng: stream(seed, Stream::Routing),
             measuring: false,
             acks,
@@ -117,6 +134,7 @@ impl Endpoints {
             data_vcs: 0,
             watchdog: Watchdog::new(watchdog_cycles),
             deadlines: None,
+            fault: None,
             packet_flits,
             traffic,
             net,
@@ -131,6 +149,7 @@ impl Endpoints {
         self.acks.prepare(&self.net, mode)?;
         self.data_vcs = self.acks.data_vcs();
         self.any_feedback |= mode != Acknowledgement::None;
+        self.transit.push(routing.passes_destination());
         self.routings.push(routing);
         Ok(())
     }
@@ -166,7 +185,8 @@ impl Endpoints {
                 });
             }
             if k > 0 {
-                self.stats.generated(k as u64 * l, self.measuring);
+                self.stats
+                    .generated(h as u32, k as u64, k as u64 * l, self.measuring);
                 if let Some(d) = &mut self.deadlines {
                     d.begun(now, k as u64);
                 }
@@ -182,7 +202,7 @@ impl Endpoints {
             gen_cycle: now,
         });
         self.stats
-            .generated(self.packet_flits as u64, self.measuring);
+            .generated(src, 1, self.packet_flits as u64, self.measuring);
         if let Some(d) = &mut self.deadlines {
             d.begun(now, 1);
         }
@@ -329,6 +349,12 @@ impl Endpoints {
         self.packets.live()
     }
 
+    /// Whether each packet id is in flight (invariant checks: a flit of a
+    /// packet that is not is a duplicate or a leftover).
+    pub fn live_packet_mask(&self) -> Vec<bool> {
+        self.packets.live_mask()
+    }
+
     /// Route packet `id`'s head at switch `at` (arrived on `in_port`):
     /// counts the switch, and at the destination switch offers the host's
     /// port (every VC); elsewhere asks the packet's routing. The answer is
@@ -336,7 +362,7 @@ impl Endpoints {
     /// VC range inside the packet's class (`0..data_vcs` for data, up to
     /// `vcs` for acknowledgements).
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     pub(crate) fn route(
         &mut self,
         id: u32,
@@ -347,25 +373,30 @@ impl Endpoints {
         ports: usize,
         vcs: u8,
         out: &mut Candidates,
-    ) -> Result<(), RouteFault> {
+    ) -> Result<(), Faulted> {
         let pkt = self.packets.get_mut(id);
         // Hops are counted here, where the packet is at hand anyway: once
         // per switch its head is routed at.
         pkt.switches = pkt.switches.saturating_add(1);
-        if pkt.info.dst_switch == at {
+        let epoch = pkt.epoch;
+        if pkt.info.dst_switch == at
+            && (epoch == ACK_EPOCH
+                || !self.transit[epoch as usize]
+                || self.routings[epoch as usize].may_eject(at, &pkt.route))
+        {
             out.push(self.net.host(pkt.info.dst_host).port, 0, vcs - 1);
             return Ok(());
         }
-        let epoch = pkt.epoch;
         let (routing, rng, limit): (&mut dyn Routing, &mut SimRng, u8) = if epoch == ACK_EPOCH {
             match self.acks.routing() {
                 Some((r, rng)) => (r, rng, vcs),
                 None => {
-                    return Err(RouteFault::NoRoute {
+                    self.fault = Some(RouteFault::NoRoute {
                         switch: at,
                         epoch,
                         dst: pkt.info.dst_switch,
                     });
+                    return Err(Faulted);
                 }
             }
         } else {
@@ -388,25 +419,42 @@ impl Endpoints {
             out,
         );
         if out.is_empty() {
-            return Err(RouteFault::NoRoute {
-                switch: at,
-                epoch,
-                dst: pkt.info.dst_switch,
-            });
+            {
+                self.fault = Some(RouteFault::NoRoute {
+                    switch: at,
+                    epoch,
+                    dst: pkt.info.dst_switch,
+                });
+                return Err(Faulted);
+            }
         }
         if let Some(candidate) = out.first_invalid(ports, limit) {
-            return Err(RouteFault::BadCandidate {
-                switch: at,
-                epoch,
-                candidate,
-                ports,
-                vcs: limit,
-            });
+            {
+                self.fault = Some(RouteFault::BadCandidate {
+                    switch: at,
+                    epoch,
+                    candidate,
+                    ports,
+                    vcs: limit,
+                });
+                return Err(Faulted);
+            }
         }
         Ok(())
     }
 
-    /// The error a routing fault stops the run with.
+    /// The error the last routing fault stops the run with.
+    pub(crate) fn take_fault(&mut self) -> SimError {
+        match self.fault.take() {
+            Some(f) => self.fault_error(f),
+            None => SimError::NoRoute {
+                routing: "unknown".into(),
+                switch: 0,
+                dst: 0,
+            },
+        }
+    }
+
     pub(crate) fn fault_error(&self, f: RouteFault) -> SimError {
         let name = |epoch: u16| {
             if epoch == ACK_EPOCH {
@@ -446,8 +494,9 @@ impl Endpoints {
     /// input buffer (blocked cycles, [`Feedback::blocked_cycles`]).
     #[inline]
     pub fn head_left(&mut self, id: u32, waited: u64) {
+        // Waits are below 2^30 cycles (the flit's arrival stamp), so they fit.
         let p = self.packets.get_mut(id);
-        p.blocked = p.blocked.saturating_add(waited.min(u32::MAX as u64) as u32);
+        p.blocked = p.blocked.saturating_add(waited as u32);
     }
 
     /// A flit left on `channel` (a head after `waited` cycles in its
@@ -474,6 +523,7 @@ impl Endpoints {
     /// A flit of packet `id` reached its destination host in cycle `now`;
     /// `tail` for the last one. The packet's statistics are recorded, its
     /// feedback started, and it leaves the slab with its tail.
+    #[inline]
     pub fn flit_delivered(&mut self, now: u64, id: u32, tail: bool) {
         self.watchdog.progress(now);
         let p = self.packets.get(id);
@@ -490,21 +540,20 @@ impl Endpoints {
         if !tail {
             return;
         }
-        let p = *p;
-        if let Some(d) = &mut self.deadlines {
-            d.delivered(p.gen_cycle, now);
+        let d = DeliveredPacket {
+            latency: now - p.gen_cycle,
+            gen_cycle: p.gen_cycle,
+            hops: p.switches.saturating_sub(1) as u64,
+            src_switch: p.info.src_switch,
+            dst_switch: p.info.dst_switch,
+            src_host: p.info.src_host,
+        };
+        if let Some(dl) = &mut self.deadlines {
+            dl.delivered(d.gen_cycle, now);
         }
-        self.stats.delivered_packet(
-            DeliveredPacket {
-                latency: now - p.gen_cycle,
-                gen_cycle: p.gen_cycle,
-                hops: p.switches.saturating_sub(1) as u64,
-                src_switch: p.info.src_switch,
-                dst_switch: p.info.dst_switch,
-            },
-            self.measuring,
-        );
+        self.stats.delivered_packet(d, self.measuring);
         if self.any_feedback {
+            let p = *self.packets.get(id);
             self.feedback(now, &p);
         }
         self.packets.remove(id);

@@ -6,10 +6,12 @@ use super::acknowledge::Acks;
 use super::config::{MeasureConfig, RouterConfig, SwitchModelKind};
 use super::deadline::Deadlines;
 use super::endpoints::{Endpoints, TrafficConfig};
+use super::error::SimError;
 use super::input_queued::InputQueued;
-use super::model::{PortOccupancy, SimError, SwitchModel};
+use super::model::{PortOccupancy, SwitchModel};
+use super::output_queued::OutputQueued;
 use super::stats::{Stats, WindowSample};
-use super::summary::Summary;
+use super::summary::{RequestCounts, RunInfo, Summary};
 use super::timeslice::{TimeSlice, check_combination};
 use crate::routing::{Routing, RoutingError, RoutingSpec};
 use crate::topology::{Network, capacity_per_host};
@@ -51,6 +53,7 @@ impl Simulation {
     ) -> Result<Simulation, String> {
         let model: Box<dyn SwitchModel> = match kind {
             SwitchModelKind::InputQueued => Box::new(InputQueued::new(net.clone(), &router)),
+            SwitchModelKind::OutputQueued => Box::new(OutputQueued::new(net.clone(), &router)),
             SwitchModelKind::TimeSlice => {
                 // A message is a one-flit packet; success counts with R and D.
                 let router = RouterConfig {
@@ -166,6 +169,8 @@ impl Simulation {
                     idle,
                     blocked: self.model.blocked_report(&self.ep),
                 });
+            } else if now & 1023 == 1023 {
+                r = self.check_growth(now, in_network);
             }
         }
         self.now += 1;
@@ -177,6 +182,32 @@ impl Simulation {
             return Err(e);
         }
         Ok(())
+    }
+
+    /// Past saturation the source queues (and unbounded switch queues)
+    /// grow every cycle: stop before they hold
+    /// [`crate::limits::MAX_RUN_QUEUE_BYTES`] (checked every 1024 cycles).
+    fn check_growth(&self, now: u64, in_network: u64) -> Result<(), SimError> {
+        use crate::limits::{
+            LIVE_PACKET_BYTES, MAX_RUN_QUEUE_BYTES, QUEUED_PACKET_BYTES, human_bytes,
+        };
+        let queued = self.ep.queued_packets();
+        let live = self.ep.live_packets() as u64;
+        let bytes = queued
+            .saturating_mul(QUEUED_PACKET_BYTES)
+            .saturating_add(live.saturating_mul(LIVE_PACKET_BYTES))
+            .saturating_add(in_network.saturating_mul(8));
+        if bytes <= MAX_RUN_QUEUE_BYTES {
+            return Ok(());
+        }
+        Err(SimError::Limit {
+            cycle: now,
+            what: format!(
+                "{queued} packets wait in source queues and {live} are in the network ({} of queues; at most {}): the offered load is far past saturation; lower the load or the cycles",
+                human_bytes(bytes),
+                human_bytes(MAX_RUN_QUEUE_BYTES)
+            ),
+        })
     }
 
     fn close_window(&mut self) {
@@ -363,6 +394,13 @@ impl Simulation {
     pub fn port_occupancy(&self, switch: u32) -> Option<Vec<PortOccupancy>> {
         self.model.port_occupancy(switch)
     }
+    /// The cycle of waits the switch model finds now (input VCs as
+    /// (channel, vc), each waiting on the next), if any: after a deadlock,
+    /// the channels that block each other.
+    pub fn wait_cycle(&self) -> Option<Vec<(u32, u8)>> {
+        self.model.wait_cycle(&self.ep)
+    }
+
     /// Check flow-control and conservation invariants.
     pub fn check_invariants(&self) -> Result<(), String> {
         self.model.check_invariants(&self.ep)?;
@@ -432,7 +470,29 @@ impl Simulation {
 
     /// The measured results so far.
     pub fn summary(&self) -> Summary {
-        Summary::of(self)
+        Summary::of(
+            self.stats(),
+            RunInfo {
+                topology: self.net.spec(),
+                routing: self.routing_name(),
+                offered: self.load(),
+                capacity: self.capacity,
+                hosts: self.net.num_hosts(),
+                now: self.now,
+                in_flight_packets: self.in_flight_packets() as u64,
+                queued_packets: self.queued_packets(),
+                latency_unit: self.latency_unit(),
+                requests: self.deadlines().map(|d| RequestCounts {
+                    success_rate: d.success_rate().unwrap_or(f64::NAN),
+                    measured_requests: d.measured(),
+                    rejected_requests: d.rejected_requests(),
+                    late_requests: d.late_requests(),
+                    refused_transmissions: self
+                        .time_slice()
+                        .map_or(0, |t| t.refused_transmissions()),
+                }),
+            },
+        )
     }
 
     /// The current routing's own per-channel quantity (e.g. crossing paths

@@ -64,6 +64,21 @@ impl Histogram {
     pub fn max(&self) -> u64 {
         self.max
     }
+    /// Sum of the recorded values.
+    pub fn sum(&self) -> u128 {
+        self.sum
+    }
+    /// Every non-empty bucket as (its lowest value, count), lowest first.
+    pub fn buckets(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let exact = self.exact.iter().enumerate().map(|(v, &c)| (v as u64, c));
+        let log = self
+            .log
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i as u64 >= 12 * SUB)
+            .map(|(i, &c)| (log_bucket_low(i), c));
+        exact.chain(log).filter(|&(_, c)| c > 0)
+    }
     /// Smallest recorded value v such that at least `q` of the values are
     /// <= v (lower edge of its bucket above 4096).
     pub fn quantile(&self, q: f64) -> u64 {

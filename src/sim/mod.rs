@@ -8,18 +8,22 @@
 //! routing calls at the source and at every hop, statistics, delivery
 //! feedback, the deadlock watchdog) and a switch model ([`SwitchModel`])
 //! that only moves flits between buffers. [`InputQueued`] is the
-//! virtual-channel router; [`TimeSlice`] the weighted-path paper's fat tree
-//! of unlike switches deciding once per time slice (one step = one slice);
-//! a scenario chooses one in `switch_model`.
+//! virtual-channel router, [`OutputQueued`] an ideal switch that leaves the
+//! channels as the only limit, [`TimeSlice`] the weighted-path paper's fat
+//! tree of unlike switches deciding once per time slice (one step = one
+//! slice); a scenario chooses one in `switch_model`.
 
 mod acknowledge;
 mod config;
 mod deadline;
+mod digest;
 mod endpoints;
 mod engine;
+mod error;
 mod histogram;
 mod input_queued;
 mod model;
+mod output_queued;
 mod packet;
 mod stats;
 mod summary;
@@ -31,13 +35,16 @@ pub use config::{
     DEFAULT_DEADLINE_SLICES, MeasureConfig, PortPriority, RouterConfig, SwitchModelKind, Switching,
 };
 pub use deadline::Deadlines;
-pub use endpoints::{Endpoints, Next, TrafficConfig};
+pub use digest::{Digest, DigestMismatch};
+pub use endpoints::{Endpoints, Next, QueuedPacket, TrafficConfig};
 pub use engine::Simulation;
+pub use error::SimError;
 pub use histogram::Histogram;
 pub use input_queued::InputQueued;
-pub use model::{PortOccupancy, QueuedPacket, SimError, SwitchModel};
+pub use model::{PortOccupancy, SwitchModel};
+pub use output_queued::OutputQueued;
 pub use packet::{ACK_EPOCH, Packet, PacketSlab};
 pub use stats::{ChannelCounters, Lifetime, Stats, WindowSample};
-pub use summary::Summary;
+pub use summary::{RequestCounts, RunInfo, Summary};
 pub use timeslice::{SliceTraffic, TimeSlice, check_combination};
 pub use watchdog::Watchdog;

@@ -2,55 +2,12 @@
 //! switches each cycle. A model only moves flits between buffers and
 //! channels; packets, routing calls, statistics, feedback and the watchdog
 //! belong to the endpoint layer ([`super::Endpoints`]) it is handed.
-//! [`super::InputQueued`], the input-queued virtual-channel router, is the
-//! model routelab has today; a scenario names it in `switch_model`.
+//! [`super::InputQueued`] (the virtual-channel router) and
+//! [`super::OutputQueued`] (ideal, unbounded output queues) implement it; a
+//! scenario names one in `switch_model`.
 
 use super::endpoints::Endpoints;
-use crate::topology::PortId;
-
-/// A packet waiting in a host's source queue.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct QueuedPacket {
-    pub dst: u32,
-    pub gen_cycle: u64,
-}
-
-/// Why a simulation stopped.
-#[derive(Debug, thiserror::Error, Clone, PartialEq)]
-pub enum SimError {
-    /// Flits in the network and none moved for the watchdog period. The run
-    /// cannot go on.
-    #[error("deadlock at cycle {cycle}: {flits} flits in the network and none moved for {idle} cycles; blocked: {}", blocked.join("; "))]
-    Deadlock {
-        cycle: u64,
-        flits: u64,
-        idle: u64,
-        blocked: Vec<String>,
-    },
-    /// A routing offered no next hop for a packet. The run cannot go on.
-    #[error(
-        "routing `{routing}` offered no next hop at switch {switch} for a packet to switch {dst}"
-    )]
-    NoRoute {
-        routing: String,
-        switch: u32,
-        dst: u32,
-    },
-    /// A routing offered a port the switch does not have or virtual
-    /// channels outside the packet's class. The run cannot go on.
-    #[error(
-        "routing `{routing}` offered port {port} VCs {vc_lo}..={vc_hi} at switch {switch}; accepted ports 0..{ports} and VCs inside 0..{vcs}"
-    )]
-    BadCandidate {
-        routing: String,
-        switch: u32,
-        port: PortId,
-        vc_lo: u8,
-        vc_hi: u8,
-        ports: usize,
-        vcs: u8,
-    },
-}
+use super::error::SimError;
 
 /// Per-VC occupancy of one input port, for detail views.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +41,14 @@ pub trait SwitchModel: Send {
     fn blocked_report(&self, ep: &Endpoints) -> Vec<String>;
     /// Check flow-control invariants; an error names the first violation.
     fn check_invariants(&self, ep: &Endpoints) -> Result<(), String>;
+    /// A cycle of waits among buffers, for the deadlock message: input
+    /// virtual channels as (channel id, vc), each waiting on the next (for
+    /// room in its buffer, for the packet that holds it, or for the rest of
+    /// its own packet upstream) and the last on the first. `None` where the
+    /// model cannot wait in a cycle or none is found.
+    fn wait_cycle(&self, _ep: &Endpoints) -> Option<Vec<(u32, u8)>> {
+        None
+    }
     /// The unit of one step and of latencies: `cycles` (the default) or
     /// `slices` (the time-slice model).
     fn latency_unit(&self) -> &'static str {

@@ -79,6 +79,15 @@ impl PacketSlab {
     pub fn live(&self) -> usize {
         self.live
     }
+    /// For every slot id, whether it holds a live packet (for invariant
+    /// checks; linear in the slots).
+    pub fn live_mask(&self) -> Vec<bool> {
+        let mut mask = vec![true; self.slots.len()];
+        for &f in &self.free {
+            mask[f as usize] = false;
+        }
+        mask
+    }
 }
 
 #[cfg(test)]

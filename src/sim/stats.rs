@@ -57,6 +57,10 @@ pub struct Stats {
     channels: Vec<ChannelCounters>,
     by_dst_switch: Vec<(u64, u64)>,
     by_src_switch: Vec<(u64, u64)>,
+    /// Per source host: packets generated since measurement started, and
+    /// how many of those have been delivered.
+    generated_by_source: Vec<u64>,
+    delivered_by_source: Vec<u64>,
     // Lifetime counters (never reset).
     total_injected_packets: u64,
     total_delivered_packets: u64,
@@ -75,7 +79,7 @@ pub struct Stats {
 pub const MAX_WINDOWS: usize = 20_000;
 
 impl Stats {
-    pub fn new(channels: usize, switches: usize) -> Self {
+    pub fn new(channels: usize, switches: usize, hosts: usize) -> Self {
         Stats {
             measure_start: 0,
             latency: Histogram::default(),
@@ -87,6 +91,8 @@ impl Stats {
             channels: vec![ChannelCounters::default(); channels],
             by_dst_switch: vec![(0, 0); switches],
             by_src_switch: vec![(0, 0); switches],
+            generated_by_source: vec![0; hosts],
+            delivered_by_source: vec![0; hosts],
             total_injected_packets: 0,
             total_delivered_packets: 0,
             total_injected_flits: 0,
@@ -104,6 +110,7 @@ impl Stats {
     pub(crate) fn reset(&mut self, now: u64) {
         let channels = self.channels.len();
         let switches = self.by_dst_switch.len();
+        let hosts = self.generated_by_source.len();
         let keep = Stats {
             total_injected_packets: self.total_injected_packets,
             total_delivered_packets: self.total_delivered_packets,
@@ -115,7 +122,7 @@ impl Stats {
             win_generated_flits: self.win_generated_flits,
             win_latency_sum: self.win_latency_sum,
             win_packets: self.win_packets,
-            ..Stats::new(channels, switches)
+            ..Stats::new(channels, switches, hosts)
         };
         *self = keep;
         self.measure_start = now;
@@ -123,12 +130,14 @@ impl Stats {
 
     // --- Recording -------------------------------------------------------
 
-    /// `flits` flits generated at the sources this cycle.
+    /// `packets` packets of `flits` flits in all generated at host `src`
+    /// this cycle.
     #[inline]
-    pub(crate) fn generated(&mut self, flits: u64, measuring: bool) {
+    pub(crate) fn generated(&mut self, src: u32, packets: u64, flits: u64, measuring: bool) {
         self.win_generated_flits += flits;
         if measuring {
             self.generated_flits += flits;
+            self.generated_by_source[src as usize] += packets;
         }
     }
 
@@ -182,6 +191,7 @@ impl Stats {
             let x = &mut self.by_src_switch[d.src_switch as usize];
             x.0 += d.latency;
             x.1 += 1;
+            self.delivered_by_source[d.src_host as usize] += 1;
         }
     }
 
@@ -247,6 +257,14 @@ impl Stats {
     pub fn hops_sum(&self) -> u64 {
         self.hops_sum
     }
+    /// Per source host: measured packets generated.
+    pub fn generated_by_source(&self) -> &[u64] {
+        &self.generated_by_source
+    }
+    /// Per source host: measured packets delivered.
+    pub fn delivered_by_source(&self) -> &[u64] {
+        &self.delivered_by_source
+    }
     /// Per destination switch: (latency sum, packets).
     pub fn by_dst_switch(&self) -> &[(u64, u64)] {
         &self.by_dst_switch
@@ -254,6 +272,20 @@ impl Stats {
     /// Per source switch: (latency sum, packets).
     pub fn by_src_switch(&self) -> &[(u64, u64)] {
         &self.by_src_switch
+    }
+    /// The smallest share, over source hosts that generated packets since
+    /// measurement started, of those packets already delivered (1 when
+    /// none generated). The network is saturated for some flow when it
+    /// falls: Dally and Towles measure throughput as the minimum over
+    /// sources, since past saturation some sources are served less than
+    /// others.
+    pub fn min_source_delivery(&self) -> f64 {
+        self.generated_by_source
+            .iter()
+            .zip(&self.delivered_by_source)
+            .filter(|(g, _)| **g > 0)
+            .map(|(&g, &d)| d as f64 / g as f64)
+            .fold(1.0, f64::min)
     }
     /// Packets (data and acknowledgements) ever injected and delivered, and
     /// flits ever injected and delivered: for conservation checks.
@@ -296,4 +328,5 @@ pub(crate) struct DeliveredPacket {
     pub hops: u64,
     pub src_switch: u32,
     pub dst_switch: u32,
+    pub src_host: u32,
 }

@@ -1,6 +1,6 @@
 //! The measured results of a run, as printed by `routelab sim`.
 
-use super::engine::Simulation;
+use super::stats::Stats;
 use serde::Serialize;
 
 /// Results over the measured cycles (after the warm-up).
@@ -16,6 +16,10 @@ pub struct Summary {
     pub accepted: f64,
     /// Accepted throughput as a fraction of the uniform-traffic capacity.
     pub accepted_fraction: f64,
+    /// The smallest share of a source's measured packets delivered, over
+    /// sources (Dally and Towles' throughput is a minimum over sources;
+    /// [`super::Stats::min_source_delivery`]).
+    pub min_source_delivery: f64,
     /// Uniform-traffic capacity, flits per host per cycle.
     pub capacity: f64,
     pub avg_latency: f64,
@@ -66,20 +70,51 @@ fn is_cycles(unit: &&'static str) -> bool {
     *unit == "cycles"
 }
 
+/// What a summary needs of a run besides its statistics.
+pub struct RunInfo<'a> {
+    pub topology: &'a str,
+    pub routing: String,
+    /// Offered load, flits per host per cycle.
+    pub offered: f64,
+    /// Capacity, flits per host per cycle.
+    pub capacity: f64,
+    pub hosts: usize,
+    /// Cycles simulated.
+    pub now: u64,
+    pub in_flight_packets: u64,
+    pub queued_packets: u64,
+    /// The unit of a step: `cycles`, or `slices` for the time-slice model.
+    pub latency_unit: &'static str,
+    /// The time-slice model's request counts, where the run keeps them.
+    pub requests: Option<RequestCounts>,
+}
+
+/// The time-slice model's request outcomes (see the matching fields of
+/// [`Summary`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RequestCounts {
+    pub success_rate: f64,
+    pub measured_requests: u64,
+    pub rejected_requests: u64,
+    pub late_requests: u64,
+    pub refused_transmissions: u64,
+}
+
 impl Summary {
-    pub fn of(sim: &Simulation) -> Summary {
-        let st = sim.stats();
-        let measured = sim.now().saturating_sub(st.measure_start());
-        let denom = (sim.network().num_hosts() as f64 * measured as f64).max(1.0);
+    /// The summary of a run's statistics.
+    pub fn of(st: &Stats, run: RunInfo<'_>) -> Summary {
+        let measured = run.now.saturating_sub(st.measure_start());
+        let denom = (run.hosts as f64 * measured as f64).max(1.0);
         let accepted = st.delivered_flits() as f64 / denom;
         Summary {
-            topology: sim.network().spec().to_string(),
-            routing: sim.routing_name(),
-            offered: sim.load(),
+            topology: run.topology.to_string(),
+            routing: run.routing,
+            offered: run.offered,
             generated: st.generated_flits() as f64 / denom,
             accepted,
-            accepted_fraction: accepted / sim.capacity(),
-            capacity: sim.capacity(),
+            accepted_fraction: accepted / run.capacity,
+            min_source_delivery: st.min_source_delivery(),
+            capacity: run.capacity,
             avg_latency: st.latency().mean(),
             p50_latency: st.latency().quantile(0.5),
             p99_latency: st.latency().quantile(0.99),
@@ -91,18 +126,16 @@ impl Summary {
             },
             injected_packets: st.injected_packets(),
             delivered_packets: st.delivered_packets(),
-            in_flight_packets: sim.in_flight_packets() as u64,
-            queued_packets: sim.queued_packets(),
-            cycles: sim.now(),
+            in_flight_packets: run.in_flight_packets,
+            queued_packets: run.queued_packets,
+            cycles: run.now,
             measured_cycles: measured,
-            latency_unit: sim.latency_unit(),
-            success_rate: sim
-                .deadlines()
-                .map(|d| d.success_rate().unwrap_or(f64::NAN)),
-            measured_requests: sim.deadlines().map(|d| d.measured()),
-            rejected_requests: sim.deadlines().map(|d| d.rejected_requests()),
-            late_requests: sim.deadlines().map(|d| d.late_requests()),
-            refused_transmissions: sim.time_slice().map(|t| t.refused_transmissions()),
+            latency_unit: run.latency_unit,
+            success_rate: run.requests.map(|r| r.success_rate),
+            measured_requests: run.requests.map(|r| r.measured_requests),
+            rejected_requests: run.requests.map(|r| r.rejected_requests),
+            late_requests: run.requests.map(|r| r.late_requests),
+            refused_transmissions: run.requests.map(|r| r.refused_transmissions),
         }
     }
 }

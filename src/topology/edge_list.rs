@@ -2,12 +2,16 @@
 //! as `A B` (switch ids from 0), `#` comments, and two optional header lines
 //! `switches N` (default: largest id + 1) and `hosts H` (hosts per switch,
 //! default 1). Links are added in file order, so channel ids follow the file.
+//!
+//! Limits ([`crate::limits`]): at most 2048 switches, 255 ports per switch
+//! (links and hosts), 2^20 links and 64 hosts per switch; a file beyond one
+//! is refused with the line (or line 0 for the whole file) and the limit.
 
 use super::{Network, NetworkBuilder, Shape, TopologyError};
+use crate::limits::{MAX_FILE_LINKS, MAX_IRREGULAR_SWITCHES, MAX_PORTS};
 
 /// Parse an edge list from text; `name` is used in error messages. (The
-/// browser cannot read files, so the web build does not call it.)
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+/// browser cannot read files; the web build calls it only from tests.)
 pub fn parse(spec: String, name: &str, text: &str) -> Result<Network, TopologyError> {
     let bad = |line: usize, problem: String| TopologyError::File {
         path: name.to_string(),
@@ -31,13 +35,38 @@ pub fn parse(spec: String, name: &str, text: &str) -> Result<Network, TopologyEr
                 )
             })
         };
+        let switch = |w: &str| {
+            let id = num(w)?;
+            if id as u64 >= MAX_IRREGULAR_SWITCHES {
+                return Err(bad(
+                    i + 1,
+                    format!(
+                        "switch {id}; at most {MAX_IRREGULAR_SWITCHES} switches (ids 0..={})",
+                        MAX_IRREGULAR_SWITCHES - 1
+                    ),
+                ));
+            }
+            Ok(id)
+        };
         match words.as_slice() {
-            ["switches", n] => switches = Some(num(n)? as usize),
+            ["switches", n] => {
+                let n = num(n)?;
+                if n as u64 > MAX_IRREGULAR_SWITCHES {
+                    return Err(bad(
+                        i + 1,
+                        format!("switches {n}; at most {MAX_IRREGULAR_SWITCHES}"),
+                    ));
+                }
+                switches = Some(n as usize);
+            }
             ["hosts", h] => hosts = num(h)? as usize,
             [a, b] => {
-                let (a, b) = (num(a)?, num(b)?);
+                let (a, b) = (switch(a)?, switch(b)?);
                 if a == b {
                     return Err(bad(i + 1, format!("self-link {a} {b}")));
+                }
+                if links.len() as u64 >= MAX_FILE_LINKS {
+                    return Err(bad(i + 1, format!("more than {MAX_FILE_LINKS} links")));
                 }
                 links.push((a, b));
             }
@@ -66,6 +95,23 @@ pub fn parse(spec: String, name: &str, text: &str) -> Result<Network, TopologyEr
     }
     if hosts > 64 {
         return Err(bad(0, format!("hosts {hosts} per switch; accepted 0..=64")));
+    }
+    let mut degree = vec![0u64; n];
+    for &(a, c) in &links {
+        degree[a as usize] += 1;
+        degree[c as usize] += 1;
+    }
+    if let Some((s, d)) = degree
+        .iter()
+        .enumerate()
+        .find(|&(_, &d)| d + hosts as u64 > MAX_PORTS)
+    {
+        return Err(bad(
+            0,
+            format!(
+                "switch {s} has {d} links and {hosts} hosts; at most {MAX_PORTS} ports per switch"
+            ),
+        ));
     }
     let mut b = NetworkBuilder::new(n);
     for &(a, c) in &links {

@@ -212,6 +212,24 @@ const RANGE_KEYS: [(&str, Level, usize); 9] = [
     ("core_bw_out", Level::Core, 2),
 ];
 
+/// Every option of `fattree:K:...` (all about the switches), in canonical
+/// order.
+pub const HETERO_KEYS: [&str; 13] = [
+    "hetero",
+    "seed",
+    "access_buffer",
+    "access_bw_in",
+    "access_bw_out",
+    "aggregate_buffer",
+    "aggregate_bw_in",
+    "aggregate_bw_out",
+    "core_buffer",
+    "core_bw_in",
+    "core_bw_out",
+    "weak_aggregates",
+    "weak_cores",
+];
+
 /// The accepted fat-tree options, for errors and help.
 pub const ACCEPTED: &str = "fattree:K[:hetero=equal|paper][:seed=S][:LEVEL_FIELD=LO-HI]\
 [:weak_aggregates=N][:weak_cores=N] with LEVEL access|aggregate|core and FIELD \

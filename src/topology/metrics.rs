@@ -67,29 +67,127 @@ pub struct DistanceStats {
 }
 
 impl DistanceStats {
+    /// Distances over every pair, computed with the network's symmetry
+    /// where it has one so that large networks take milliseconds: k-ary
+    /// n-cubes by their per-dimension sums (exact), hypercubes and midimew
+    /// (vertex-transitive) from one switch, fat trees from one switch per
+    /// level (the levels are each one orbit); other networks by a search
+    /// from every switch. Every sum is the exact integer a search from every
+    /// switch gives, so the results are identical ([`DistanceStats::by_search`]).
     pub fn of(net: &Network) -> DistanceStats {
+        let n = net.num_switches() as u64;
+        let uniform_hosts = |h: u64, sum_sw: u128, diameter: u32| {
+            // h hosts on every switch: pairs of hosts on two switches weigh
+            // h², on one switch h(h-1) (at distance 0).
+            let pairs_sw = n * n.saturating_sub(1);
+            let pairs_host = h * h * pairs_sw + n * h * h.saturating_sub(1);
+            Self::from_sums(
+                n,
+                diameter,
+                sum_sw,
+                h as u128 * h as u128 * sum_sw,
+                pairs_host,
+            )
+        };
+        match net.shape() {
+            Shape::Cube { radix, wrap } if (net.num_hosts() as u64).is_multiple_of(n.max(1)) => {
+                let h = net.num_hosts() as u64 / n.max(1);
+                let (mut sum, mut diameter) = (0u128, 0u32);
+                for &k in radix {
+                    let k = k as u128;
+                    // Ordered coordinate pairs' distance sum and the largest.
+                    let (d_sum, d_max) = if *wrap {
+                        let one: u128 = (0..k).map(|o| o.min(k - o)).sum();
+                        (k * one, (k / 2) as u32)
+                    } else {
+                        ((k * k * k - k) / 3, (k - 1) as u32)
+                    };
+                    let others = n as u128 / k;
+                    sum += d_sum * others * others;
+                    diameter += d_max;
+                }
+                uniform_hosts(h, sum, diameter)
+            }
+            Shape::Hypercube { .. } | Shape::Midimew { .. }
+                if (net.num_hosts() as u64).is_multiple_of(n.max(1)) =>
+            {
+                let h = net.num_hosts() as u64 / n.max(1);
+                let d = bfs_distances(net, 0);
+                let diameter = d
+                    .iter()
+                    .copied()
+                    .filter(|&x| x != u32::MAX)
+                    .max()
+                    .unwrap_or(0);
+                let one: u128 = d
+                    .iter()
+                    .filter(|&&x| x != u32::MAX)
+                    .map(|&x| x as u128)
+                    .sum();
+                uniform_hosts(h, one * n as u128, diameter)
+            }
+            Shape::FatTree { k } => {
+                let (k, half) = (*k as u64, *k as u64 / 2);
+                let access = k * half;
+                // One access, one aggregate and one core switch, each for
+                // its whole level.
+                Self::search(
+                    net,
+                    &[
+                        (0, access),
+                        (access as SwitchId, access),
+                        ((2 * access) as SwitchId, half * half),
+                    ],
+                )
+            }
+            _ => Self::by_search(net),
+        }
+    }
+
+    /// Distances by a breadth-first search from every switch.
+    pub fn by_search(net: &Network) -> DistanceStats {
+        let all: Vec<(SwitchId, u64)> = (0..net.num_switches() as SwitchId)
+            .map(|s| (s, 1))
+            .collect();
+        Self::search(net, &all)
+    }
+
+    /// Searches from `sources`, each standing for `multiplicity` switches
+    /// with the same distances to the same host counts.
+    fn search(net: &Network, sources: &[(SwitchId, u64)]) -> DistanceStats {
         let n = net.num_switches();
         let hosts_at: Vec<u64> = (0..n as SwitchId)
             .map(|s| net.hosts_of(s).count() as u64)
             .collect();
-        let (mut diameter, mut sum_sw, mut sum_host, mut pairs_host) = (0u32, 0u64, 0u64, 0u64);
-        for s in 0..n as SwitchId {
+        let (mut diameter, mut sum_sw, mut sum_host, mut pairs_host) = (0u32, 0u128, 0u128, 0u64);
+        for &(s, multiplicity) in sources {
             let d = bfs_distances(net, s);
+            let m = multiplicity as u128;
             for (t, &dt) in d.iter().enumerate() {
                 if dt == u32::MAX {
                     continue;
                 }
                 diameter = diameter.max(dt);
-                sum_sw += dt as u64;
+                sum_sw += m * dt as u128;
                 let w = if t == s as usize {
                     hosts_at[t] * hosts_at[t].saturating_sub(1)
                 } else {
                     hosts_at[s as usize] * hosts_at[t]
                 };
-                sum_host += w * dt as u64;
-                pairs_host += w;
+                sum_host += m * (w as u128 * dt as u128);
+                pairs_host += multiplicity * w;
             }
         }
+        Self::from_sums(n as u64, diameter, sum_sw, sum_host, pairs_host)
+    }
+
+    fn from_sums(
+        n: u64,
+        diameter: u32,
+        sum_sw: u128,
+        sum_host: u128,
+        pairs_host: u64,
+    ) -> DistanceStats {
         let pairs_sw = (n * n.saturating_sub(1)).max(1) as f64;
         DistanceStats {
             diameter,
@@ -148,6 +246,32 @@ mod tests {
         let h = DistanceStats::of(&net).avg_host_distance;
         let bound = net.num_network_channels() as f64 / (64.0 * h);
         assert!((bound - 63.0 / 64.0).abs() < 1e-12, "{bound}");
+    }
+
+    #[test]
+    fn symmetric_shortcuts_equal_a_search_from_every_switch() {
+        for spec in [
+            "torus:8x8",
+            "torus:5",
+            "torus:3x4x5:hosts=2",
+            "mesh:4x4",
+            "mesh:2x3x5:hosts=3",
+            "hypercube:1",
+            "hypercube:5:hosts=2",
+            "midimew:5",
+            "midimew:13",
+            "midimew:64:hosts=2",
+            "fattree:2",
+            "fattree:4",
+            "fattree:8",
+        ] {
+            let net = Network::from_spec(spec).unwrap();
+            assert_eq!(
+                DistanceStats::of(&net),
+                DistanceStats::by_search(&net),
+                "{spec}"
+            );
+        }
     }
 
     #[test]

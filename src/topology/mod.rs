@@ -15,6 +15,7 @@
 mod builder;
 pub mod cube;
 mod edge_list;
+mod error;
 mod fat_tree;
 pub mod fat_tree_params;
 mod hypercube;
@@ -22,11 +23,14 @@ mod irregular;
 mod layout;
 mod metrics;
 pub mod midimew;
+mod size;
 mod spec;
 
 pub use builder::NetworkBuilder;
+pub use edge_list::parse as parse_edge_list;
+pub use error::TopologyError;
 pub use metrics::{DistanceStats, all_pairs, bfs_distances, capacity_per_host, is_connected};
-pub use spec::{TopologyError, TopologySpec};
+pub use spec::TopologySpec;
 
 use petgraph::graph::{DiGraph, NodeIndex};
 use serde::Serialize;
@@ -141,11 +145,6 @@ pub struct Network {
 }
 
 impl Network {
-    /// Build a network from a spec string such as `torus:8x8`.
-    pub fn from_spec(spec: &str) -> Result<Network, TopologyError> {
-        spec.parse::<TopologySpec>()?.build()
-    }
-
     /// The canonical spec string this network was built from.
     pub fn spec(&self) -> &str {
         &self.spec

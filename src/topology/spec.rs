@@ -3,32 +3,19 @@
 //! `fattree:4`, `irregular:16:seed=3`, `irregular:32:ports=8:hosts=4:seed=1`,
 //! `file:PATH`. Cube-like kinds accept `:hosts=H` (hosts per switch, default 1).
 
-use super::fat_tree_params::HeteroSpec;
+use super::error::TopologyError;
+use super::fat_tree_params::{HETERO_KEYS, HeteroSpec};
 use super::{Network, cube, fat_tree, hypercube, irregular, midimew};
+use crate::limits;
+use crate::spec_options::{OptionError, Spec};
 use std::fmt;
 use std::str::FromStr;
 
 /// The accepted forms, quoted in every error.
-pub const ACCEPTED: &str = "torus:KxK[xK..] (k>=3), mesh:KxK[xK..] (k>=2), hypercube:N (1..=16), \
-midimew:N (N>=5), fattree:K (even K, 2..=64)[:hetero=equal|paper][:seed=S][:LEVEL_FIELD=LO-HI], irregular:N[:ports=P][:hosts=H][:seed=S], file:PATH; \
-torus/mesh/hypercube/midimew also take :hosts=H";
-
-/// A topology that could not be built.
-#[derive(Debug, thiserror::Error, PartialEq)]
-pub enum TopologyError {
-    #[error("topology `{spec}`: {problem}; accepted: {accepted}")]
-    Invalid {
-        spec: String,
-        problem: String,
-        accepted: String,
-    },
-    #[error("topology file `{path}` line {line}: {problem}")]
-    File {
-        path: String,
-        line: usize,
-        problem: String,
-    },
-}
+pub const ACCEPTED: &str = "torus:KxK[xK..] (k>=3), mesh:KxK[xK..] (k>=2), at most 262144 switches; \
+hypercube:N (1..=16), midimew:N (5..=262144), fattree:K (even K, 2..=64)[:hetero=equal|paper][:seed=S][:LEVEL_FIELD=LO-HI][:weak_aggregates=N][:weak_cores=N], \
+irregular:N[:ports=P][:hosts=H][:seed=S] (N 2..=2048, P<=255), file:PATH (at most 2048 switches); \
+torus/mesh/hypercube/midimew also take :hosts=H (1..=64); at most 1048576 hosts and 4194304 channels";
 
 /// A parsed topology spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,53 +77,42 @@ impl FromStr for TopologySpec {
                 path: path.to_string(),
             });
         }
-        let mut parts = spec.split(':');
-        let kind = parts.next().unwrap_or("");
-        let size = parts
-            .next()
-            .ok_or_else(|| invalid(spec, format!("`{kind}` needs a size after `:`")))?;
-        let mut opts: Vec<(&str, &str)> = Vec::new();
-        for p in parts {
-            let (k, v) = p
-                .split_once('=')
-                .ok_or_else(|| invalid(spec, format!("option `{p}` is not key=value")))?;
-            opts.push((k, v));
-        }
-        // Fat-tree switch options: parsed in fat_tree_params.rs.
-        let mut hetero = None;
-        if kind == "fattree" && opts.iter().all(|(k, _)| *k != "hosts") {
-            hetero = HeteroSpec::parse(&opts).map_err(|p| invalid(spec, p))?;
-            opts.clear();
-        }
-        let mut hosts = None;
-        let mut ports = None;
-        let mut seed = None;
-        for &(k, v) in &opts {
-            match k {
-                "hosts" => hosts = Some(parse_u32(spec, "hosts", v)?),
-                "ports" if kind == "irregular" => ports = Some(parse_u32(spec, "ports", v)?),
-                "seed" if kind == "irregular" => {
-                    seed =
-                        Some(v.parse::<u64>().map_err(|_| {
-                            invalid(spec, format!("seed `{v}` is not a whole number"))
-                        })?)
-                }
-                _ => return Err(invalid(spec, format!("unknown option `{k}` for `{kind}`"))),
-            }
-        }
-        if kind == "fattree" && hosts.is_some() {
-            return Err(invalid(
+        let parts = Spec::split(spec);
+        let kind = parts.name();
+        let keys: &[&str] = match kind {
+            "torus" | "mesh" | "hypercube" | "midimew" => &["hosts"],
+            "irregular" => &["ports", "hosts", "seed"],
+            "fattree" => &HETERO_KEYS,
+            _ => return Err(invalid(spec, format!("unknown kind `{kind}`"))),
+        };
+        let opts = parts.options(1, keys).map_err(|e| match e {
+            OptionError::UnknownKey { key, .. } if kind == "fattree" && key == "hosts" => invalid(
                 spec,
                 "fattree has k/2 hosts per access switch; no hosts= option",
-            ));
-        }
-        let hosts_cube = hosts.unwrap_or(1);
-        if !(1..=64).contains(&hosts_cube) && kind != "irregular" {
-            return Err(invalid(
-                spec,
-                format!("hosts={hosts_cube}; accepted 1..=64"),
-            ));
-        }
+            ),
+            e => invalid(spec, e.to_string()),
+        })?;
+        let size = opts
+            .positional(0)
+            .ok_or_else(|| invalid(spec, format!("`{kind}` needs a size after `:`")))?;
+        let opt = |e: OptionError| invalid(spec, e.to_string());
+        // Fat-tree switch options: parsed in fat_tree_params.rs.
+        let hetero = if kind == "fattree" {
+            let given: Vec<(&str, &str)> = HETERO_KEYS
+                .iter()
+                .filter_map(|&k| opts.get(k).map(|v| (k, v)))
+                .collect();
+            HeteroSpec::parse(&given).map_err(|p| invalid(spec, p))?
+        } else {
+            None
+        };
+        // Hosts per switch of the cube-like kinds (irregular checks its own).
+        let hosts_cube = || {
+            Ok(opts
+                .u32("hosts", limits::HOSTS_PER_SWITCH)
+                .map_err(opt)?
+                .unwrap_or(1))
+        };
         let radix = |min: u32| -> Result<Vec<u32>, TopologyError> {
             let r: Vec<u32> = size
                 .split('x')
@@ -145,44 +121,64 @@ impl FromStr for TopologySpec {
             if r.iter().any(|&k| k < min) {
                 return Err(invalid(spec, format!("every radix must be at least {min}")));
             }
-            let total: u64 = r.iter().map(|&k| k as u64).product();
-            if total > 1 << 20 {
-                return Err(invalid(spec, format!("{total} switches; at most 1048576")));
+            let total = r
+                .iter()
+                .try_fold(1u64, |acc, &k| acc.checked_mul(k as u64))
+                .filter(|&t| t <= limits::MAX_SWITCHES);
+            if total.is_none() {
+                return Err(invalid(
+                    spec,
+                    format!(
+                        "{} switches; at most {}",
+                        product_text(&r),
+                        limits::MAX_SWITCHES
+                    ),
+                ));
             }
             Ok(r)
         };
         let parsed = match kind {
             "torus" => TopologySpec::Torus {
                 radix: radix(3)?,
-                hosts: hosts_cube,
+                hosts: hosts_cube()?,
             },
             "mesh" => TopologySpec::Mesh {
                 radix: radix(2)?,
-                hosts: hosts_cube,
+                hosts: hosts_cube()?,
             },
             "hypercube" => {
                 let n = parse_u32(spec, "dimension", size)?;
-                if !(1..=16).contains(&n) {
-                    return Err(invalid(spec, format!("dimension {n}; accepted 1..=16")));
+                if !limits::HYPERCUBE_DIMENSIONS.contains(&n) {
+                    return Err(invalid(
+                        spec,
+                        format!(
+                            "dimension {n}; accepted {}..={}",
+                            limits::HYPERCUBE_DIMENSIONS.start(),
+                            limits::HYPERCUBE_DIMENSIONS.end()
+                        ),
+                    ));
                 }
                 TopologySpec::Hypercube {
                     n,
-                    hosts: hosts_cube,
+                    hosts: hosts_cube()?,
                 }
             }
             "midimew" => {
                 let n = parse_u32(spec, "node count", size)?;
-                if !(5..=1 << 20).contains(&n) {
-                    return Err(invalid(spec, format!("{n} nodes; accepted 5..=1048576")));
+                if !(5..=limits::MAX_SWITCHES).contains(&(n as u64)) {
+                    return Err(invalid(
+                        spec,
+                        format!("{n} nodes; accepted 5..={}", limits::MAX_SWITCHES),
+                    ));
                 }
                 TopologySpec::Midimew {
                     n,
-                    hosts: hosts_cube,
+                    hosts: hosts_cube()?,
                 }
             }
             "fattree" => {
                 let k = parse_u32(spec, "k", size)?;
-                if k % 2 != 0 || !(2..=64).contains(&k) {
+                if k % 2 != 0 || !limits::FAT_TREE_K.contains(&k) {
                     return Err(invalid(
                         spec,
                         format!("k={k}; accepted an even number 2..=64"),
@@ -195,12 +191,21 @@ impl FromStr for TopologySpec {
             }
             "irregular" => {
                 let n = parse_u32(spec, "switch count", size)?;
-                let ports = ports.unwrap_or(8);
-                let hosts = hosts.unwrap_or(4);
-                if !(2..=65536).contains(&n) {
-                    return Err(invalid(spec, format!("{n} switches; accepted 2..=65536")));
+                let ports = opts
+                    .u32("ports", 1..=limits::MAX_PORTS as u32)
+                    .map_err(opt)?
+                    .unwrap_or(8);
+                let hosts = opts.u32("hosts", 0..=u32::MAX).map_err(opt)?.unwrap_or(4);
+                if !(2..=limits::MAX_IRREGULAR_SWITCHES).contains(&(n as u64)) {
+                    return Err(invalid(
+                        spec,
+                        format!(
+                            "{n} switches; accepted 2..={}",
+                            limits::MAX_IRREGULAR_SWITCHES
+                        ),
+                    ));
                 }
-                if ports > 255 || hosts >= ports {
+                if hosts >= ports {
                     return Err(invalid(
                         spec,
                         format!("ports={ports} hosts={hosts}; need hosts < ports <= 255"),
@@ -223,12 +228,31 @@ impl FromStr for TopologySpec {
                     n,
                     ports,
                     hosts,
-                    seed: seed.unwrap_or(1),
+                    seed: opts.u64("seed", 0..=u64::MAX).map_err(opt)?.unwrap_or(1),
                 }
             }
             _ => return Err(invalid(spec, format!("unknown kind `{kind}`"))),
         };
+        if let Some(size) = parsed.size() {
+            let problems = size.problems();
+            if !problems.is_empty() {
+                return Err(invalid(spec, problems.join("; ")));
+            }
+        }
         Ok(parsed)
+    }
+}
+
+/// `1000 x 1000 = 1000000` (saturating at a huge product).
+fn product_text(r: &[u32]) -> String {
+    let product = r
+        .iter()
+        .try_fold(1u128, |acc, &k| acc.checked_mul(k as u128))
+        .map_or_else(|| "more than 2^128".to_string(), |p| p.to_string());
+    if r.len() == 1 {
+        product
+    } else {
+        format!("{} = {product}", dims(r).replace('x', " x "))
     }
 }
 
@@ -273,6 +297,15 @@ impl fmt::Display for TopologySpec {
     }
 }
 
+impl Network {
+    /// Build a network from a spec string such as `torus:8x8`. (Here rather
+    /// than beside the type so that the type does not depend on the
+    /// builders, which depend on it.)
+    pub fn from_spec(spec: &str) -> Result<Network, TopologyError> {
+        spec.parse::<TopologySpec>()?.build()
+    }
+}
+
 impl TopologySpec {
     /// Build the network.
     pub fn build(&self) -> Result<Network, TopologyError> {
@@ -309,11 +342,25 @@ impl TopologySpec {
                 }
                 #[cfg(not(target_arch = "wasm32"))]
                 {
-                    let text = std::fs::read_to_string(path).map_err(|e| TopologyError::File {
+                    let file_error = |problem: String| TopologyError::File {
                         path: path.clone(),
                         line: 0,
-                        problem: e.to_string(),
-                    })?;
+                        problem,
+                    };
+                    // Read at most one byte past the limit (a device such as
+                    // /dev/zero never ends; its reported length is 0).
+                    use std::io::Read;
+                    let mut text = String::new();
+                    std::fs::File::open(path)
+                        .and_then(|f| f.take(limits::MAX_FILE_BYTES + 1).read_to_string(&mut text))
+                        .map_err(|e| file_error(e.to_string()))?;
+                    if text.len() as u64 > limits::MAX_FILE_BYTES {
+                        return Err(file_error(format!(
+                            "larger than {} bytes ({}); at most that",
+                            limits::MAX_FILE_BYTES,
+                            limits::human_bytes(limits::MAX_FILE_BYTES)
+                        )));
+                    }
                     super::edge_list::parse(spec, path, &text)?
                 }
             }
@@ -361,6 +408,15 @@ mod tests {
             ("irregular:5:ports=5:hosts=2", "must be even"),
             ("torus:8x8:foo=1", "unknown option"),
             ("torus:8xq", "not a whole number"),
+            ("torus:8x8:hosts=1:hosts=2", "`hosts` is given twice"),
+            (
+                "torus:8x8:hosts=65",
+                "hosts `65`; accepted a whole number in 1..=64",
+            ),
+            ("torus:8x8:2", "option `2` is not key=value"),
+            ("fattree:4:hosts=2", "no hosts= option"),
+            ("fattree:4:seed=2", "`fattree` takes no options"),
+            ("irregular:16:ports=256", "ports `256`"),
         ] {
             let e = s.parse::<TopologySpec>().unwrap_err().to_string();
             assert!(e.contains(needle), "{s}: {e}");

@@ -24,13 +24,17 @@ use crate::rng::{SimRng, unit};
 use serde::{Deserialize, Serialize};
 
 /// Which inter-arrival law hosts follow.
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "snake_case")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Process {
     #[default]
     Bernoulli,
+    #[strum(to_string = "exponential", serialize = "poisson")]
     Exponential,
     /// On/off bursts (see the module comment).
+    #[strum(to_string = "on_off", serialize = "onoff", serialize = "on-off")]
     OnOff,
 }
 
@@ -40,24 +44,7 @@ pub enum Process {
 /// take, and hosts are on half the time (bursts at twice the mean rate).
 pub const ON_OFF_MEAN_SLICES: f64 = 10.0;
 
-impl Process {
-    pub const ACCEPTED: &'static str = "bernoulli, exponential, on_off";
-    pub fn parse(s: &str) -> Option<Process> {
-        match s {
-            "bernoulli" => Some(Process::Bernoulli),
-            "exponential" | "poisson" => Some(Process::Exponential),
-            "on_off" | "onoff" | "on-off" => Some(Process::OnOff),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Process::Bernoulli => "bernoulli",
-            Process::Exponential => "exponential",
-            Process::OnOff => "on_off",
-        }
-    }
-}
+crate::spec_options::keyword_enum!(Process);
 
 /// `floor(x)` for `x >= 0`: exact either way, so the same on every
 /// platform; below 2^52 it is a conversion to an integer and back, without

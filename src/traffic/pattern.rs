@@ -1,5 +1,5 @@
 //! Traffic patterns: who sends to whom (Dally and Towles §3.2; DRB §5;
-//! Singh's thesis §2; DOMAIN-NOTES).
+//! Singh's thesis §2).
 //!
 //! Patterns act on host ids `0..N`. With b = log2 N bits and s_i the i-th
 //! bit of the source:
@@ -28,6 +28,7 @@
 //! `h` is slot `h mod H` of switch `h / H` for coordinate patterns.
 
 use crate::rng::{SimRng, below, unit};
+use crate::spec_options::{OptionError, Spec};
 use crate::topology::{HostId, Network, Shape, SwitchId};
 use std::fmt;
 use std::str::FromStr;
@@ -73,14 +74,14 @@ impl FromStr for PatternSpec {
     type Err = TrafficError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let s = s.trim();
-        let mut parts = s.split(':');
-        let name = parts.next().unwrap_or("");
-        let opts: Vec<&str> = parts.collect();
-        if name != "hotspot"
-            && let Some(o) = opts.first()
-        {
-            return Err(err(s, format!("`{name}` takes no option `{o}`")));
-        }
+        let parts = Spec::split(s);
+        let name = parts.name();
+        let keys: &[&str] = if name == "hotspot" {
+            &["fraction", "nodes"]
+        } else {
+            &[]
+        };
+        let opts = parts.options(0, keys).map_err(|e| err(s, e.to_string()))?;
         Ok(match name {
             "uniform" => PatternSpec::Uniform,
             "bitrev" => PatternSpec::BitReversal,
@@ -93,38 +94,13 @@ impl FromStr for PatternSpec {
             "neighbor" | "neighbour" => PatternSpec::Neighbor,
             "randperm" => PatternSpec::RandPerm,
             "hotspot" => {
-                let mut fraction = 0.1;
-                let mut nodes = vec![0];
-                for o in opts {
-                    let (k, v) = o
-                        .split_once('=')
-                        .ok_or_else(|| err(s, format!("option `{o}` is not key=value")))?;
-                    match k {
-                        "fraction" => {
-                            fraction = v
-                                .parse::<f64>()
-                                .ok()
-                                .filter(|f| (0.0..=1.0).contains(f))
-                                .ok_or_else(|| {
-                                    err(s, format!("fraction `{v}`; accepted a number in [0, 1]"))
-                                })?
-                        }
-                        "nodes" => {
-                            nodes = v
-                                .split(',')
-                                .map(|n| n.trim().parse::<HostId>())
-                                .collect::<Result<_, _>>()
-                                .map_err(|_| {
-                                    err(s, format!("nodes `{v}`; accepted host ids like 0,5,9"))
-                                })?;
-                            if nodes.is_empty() {
-                                return Err(err(s, "nodes is empty"));
-                            }
-                        }
-                        _ => return Err(err(s, format!("`hotspot` takes no option `{k}`"))),
-                    }
+                let opt = |e: OptionError| err(s, e.to_string());
+                let fraction = opts.f64("fraction", 0.0..=1.0).map_err(opt)?;
+                let nodes = opts.list("nodes", "host ids like 0,5,9").map_err(opt)?;
+                PatternSpec::HotSpot {
+                    fraction: fraction.unwrap_or(0.1),
+                    nodes: nodes.unwrap_or_else(|| vec![0]),
                 }
-                PatternSpec::HotSpot { fraction, nodes }
             }
             _ => return Err(err(s, format!("unknown pattern `{name}`"))),
         })
@@ -366,5 +342,55 @@ fn per_switch(net: &Network, f: impl Fn(SwitchId) -> Vec<SwitchId>) -> Pattern {
         Pattern::Permutation(choices.into_iter().map(|c| c[0]).collect())
     } else {
         Pattern::Choice(choices)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_round_trip() {
+        for s in [
+            "uniform",
+            "hotspot:fraction=0.2:nodes=0,21",
+            "tornado",
+            "randperm",
+        ] {
+            assert_eq!(s.parse::<PatternSpec>().unwrap().to_string(), s);
+        }
+        for (s, canonical) in [
+            ("hotspot", "hotspot:fraction=0.1:nodes=0"),
+            ("hotspot:nodes=3, 4", "hotspot:fraction=0.1:nodes=3,4"),
+            ("neighbour", "neighbor"),
+        ] {
+            assert_eq!(s.parse::<PatternSpec>().unwrap().to_string(), canonical);
+        }
+    }
+
+    #[test]
+    fn bad_specs_name_the_option() {
+        for (s, needle) in [
+            ("uniform:x", "`uniform` takes no options; got `x`"),
+            (
+                "hotspot:fraction=2",
+                "fraction `2`; accepted a number in [0, 1]",
+            ),
+            (
+                "hotspot:nodes=1,a",
+                "nodes `1,a`; accepted host ids like 0,5,9",
+            ),
+            ("hotspot:nodes=1:nodes=2", "option `nodes` is given twice"),
+            ("hotspot:0.5", "option `0.5` is not key=value"),
+            (
+                "hotspot:hot=1",
+                "unknown option `hot` for `hotspot`; accepted fraction, nodes",
+            ),
+            ("zigzag", "unknown pattern `zigzag`"),
+        ] {
+            let e = s.parse::<PatternSpec>().unwrap_err().to_string();
+            assert!(e.contains(needle), "{s}: {e}");
+            assert!(e.contains("accepted: uniform"), "{s}: {e}");
+        }
     }
 }

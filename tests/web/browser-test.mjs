@@ -5,12 +5,20 @@
 // error reached the console, the scenario in the URL is the one the app
 // shows (the hidden #routelab-state element and the title), playing
 // advances the cycle, and a malformed link shows a message, not a crash.
+// Native equals web: every scenario of digest-scenarios.json runs inside
+// the page (a `#scenario=...&digest` link) and its digest of every counter
+// and per-channel value must equal what the native CLI prints for the same
+// scenario and seed (`routelab sim --scenario FILE --digest`, the binary in
+// $ROUTELAB_BIN); a mismatch names the first field that differs.
 // With --fps: frames per second (requestAnimationFrame) while playing
 // torus:8x8 and torus:16x16 on a 1280x800 page, and torus:8x8 on 960x600 and
 // 640x400 pages (a software rasteriser's cost grows with the pixels).
 import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, dirname } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const base = process.argv[2] ?? 'http://127.0.0.1:8765/';
 const measureFps = process.argv.includes('--fps');
@@ -147,7 +155,47 @@ try {
   check(bad.problems.length === 0, `a bad link causes no console error${bad.problems.length ? `: ${bad.problems.join(' | ')}` : ''}`);
   await bad.context.close();
 
-  // 3. Frame rate while playing (optional).
+  // 3. Native equals web: the same scenario and seed, the same digest.
+  const here = dirname(fileURLToPath(import.meta.url));
+  const digestScenarios = JSON.parse(readFileSync(join(here, 'digest-scenarios.json'), 'utf8'));
+  const bin = process.env.ROUTELAB_BIN;
+  check(Boolean(bin), `ROUTELAB_BIN names the native binary (${bin})`);
+  const work = mkdtempSync(join(tmpdir(), 'routelab-digest-'));
+  for (const [i, scenario] of digestScenarios.entries()) {
+    const file = join(work, `scenario-${i}.json`);
+    writeFileSync(file, JSON.stringify(scenario));
+    const native = JSON.parse(execFileSync(bin, ['sim', '--scenario', file, '--digest'], { encoding: 'utf8' }));
+    const p = await openPage(`${scenarioUrl(scenario)}&digest`);
+    await p.page.waitForFunction(
+      () => ['done', 'error'].includes(document.getElementById('routelab-digest')?.dataset.state),
+      null,
+      { timeout: 300_000 },
+    );
+    const { state: runState, text } = await p.page.evaluate(() => {
+      const el = document.getElementById('routelab-digest');
+      return { state: el.dataset.state, text: el.textContent };
+    });
+    if (runState !== 'done') {
+      check(false, `${scenario.name}: the page's run failed: ${text}`);
+    } else {
+      const web = JSON.parse(text);
+      let first = null;
+      const n = Math.max(web.fields.length, native.fields.length);
+      for (let k = 0; k < n && !first; k++) {
+        const a = native.fields[k];
+        const b = web.fields[k];
+        if (!a || !b || a[0] !== b[0] || a[1] !== b[1]) {
+          first = `field ${k} ${a ? a[0] : '(none)'}: native ${a ? a[1] : '(none)'}, web ${b ? `${b[0]}=${b[1]}` : '(none)'}`;
+        }
+      }
+      check(web.digest === native.digest && !first,
+        `${scenario.name}: web digest ${web.digest} ${web.digest === native.digest ? '=' : '!='} native ${native.digest} after ${web.cycle} cycles, ${web.fields.length} fields${first ? `; first difference: ${first}` : ''}`);
+    }
+    check(p.problems.length === 0, `${scenario.name}: no console error${p.problems.length ? `: ${p.problems.join(' | ')}` : ''}`);
+    await p.context.close();
+  }
+
+  // 4. Frame rate while playing (optional).
   if (measureFps) {
     const runs = [
       ['torus:8x8', 1280, 800], ['torus:16x16', 1280, 800],

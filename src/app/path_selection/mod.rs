@@ -1,4 +1,4 @@
-//! The path-selection panel (issue 4, "In the app"): build the shortest
+//! The path-selection panel: build the shortest
 //! legal paths of the current network ([`PathSet`]), pick one path per
 //! switch pair with one of the papers' algorithms, and look at the crossing
 //! paths per channel: statistics, a histogram, the objective of a running

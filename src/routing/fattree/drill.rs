@@ -11,7 +11,8 @@
 
 use super::table::{FatTreeTable, applies, nth_bit};
 use crate::rng::below;
-use crate::routing::registry::{Family, RoutingBuild, RoutingKind, key_values};
+use crate::routing::kind::given_options;
+use crate::routing::registry::{Family, RoutingBuild, RoutingKind};
 use crate::routing::{Candidates, Hop, Routing};
 use crate::topology::Network;
 
@@ -20,7 +21,7 @@ pub(in crate::routing) const KIND: RoutingKind = RoutingKind {
     aliases: &["drill"],
     options: "[:d=N][:m=0|1]",
     summary: "DRILL: least loaded of d random next hops and the last best one; time-slice model",
-    family: Family::FatTree,
+    families: &[Family::FatTree],
     parse: |parts| Ok(Box::new(DrillSpec::parse(parts)?)),
     examples: &["fattree-drill", "fattree-drill:d=1:m=0"],
 };
@@ -36,7 +37,8 @@ pub struct DrillSpec {
 impl DrillSpec {
     pub fn parse(parts: &[&str]) -> Result<DrillSpec, String> {
         let mut s = DrillSpec { d: 2, m: 1 };
-        for (k, v) in key_values(parts)? {
+        let keys = ["d", "m"];
+        for (k, v) in given_options("fattree-drill", parts, &keys)? {
             match k {
                 "d" => {
                     s.d = v

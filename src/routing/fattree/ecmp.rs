@@ -8,7 +8,8 @@
 //! all pick the same index (polarisation).
 
 use super::table::{FatTreeTable, applies, nth_bit};
-use crate::routing::registry::{Family, RoutingBuild, RoutingKind, key_values};
+use crate::routing::kind::given_options;
+use crate::routing::registry::{Family, RoutingBuild, RoutingKind};
 use crate::routing::{Candidates, Hop, Routing, Source};
 use crate::topology::Network;
 
@@ -17,7 +18,7 @@ pub(in crate::routing) const KIND: RoutingKind = RoutingKind {
     aliases: &["ecmp"],
     options: "[:flow=SLICES]",
     summary: "per-flow hash over the equal-cost next hops (datacenter ECMP); time-slice model",
-    family: Family::FatTree,
+    families: &[Family::FatTree],
     parse: |parts| Ok(Box::new(EcmpSpec::parse(parts)?)),
     examples: &["fattree-ecmp", "fattree-ecmp:flow=1"],
 };
@@ -37,7 +38,8 @@ pub struct EcmpSpec {
 impl EcmpSpec {
     pub fn parse(parts: &[&str]) -> Result<EcmpSpec, String> {
         let mut flow_slices = DEFAULT_FLOW_SLICES;
-        for (k, v) in key_values(parts)? {
+        let keys = ["flow"];
+        for (k, v) in given_options("fattree-ecmp", parts, &keys)? {
             match k {
                 "flow" => {
                     flow_slices = v

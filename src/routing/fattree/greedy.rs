@@ -35,7 +35,8 @@
 use super::table::{FatTreeTable, applies, nth_bit};
 use super::weights::WeightedDistances;
 use crate::rng::{below, unit};
-use crate::routing::registry::{Family, RoutingBuild, RoutingKind, key_values};
+use crate::routing::kind::given_options;
+use crate::routing::registry::{Family, RoutingBuild, RoutingKind};
 use crate::routing::{Candidates, Hop, PacketInfo, RouteState, Routing};
 use crate::topology::fat_tree_params::Level;
 use crate::topology::{Network, SwitchId};
@@ -45,7 +46,7 @@ pub(in crate::routing) const KIND: RoutingKind = RoutingKind {
     aliases: &["greedy"],
     options: "[:step=1..7][:k_buffer=F][:k_bw_out=F][:k_bw_in=F][:k_level=A,G,C][:k_diff=F][:p=F][:score=buffer|size][:k_deg=F][:k_access_buff=N]",
     summary: "the weighted-path paper's fat-tree balancer, step 1 (random) to 7 (full); time-slice model",
-    family: Family::FatTree,
+    families: &[Family::FatTree],
     parse: |parts| Ok(Box::new(GreedySpec::parse(parts)?)),
     examples: &[
         "fattree-greedy:step=1",
@@ -170,7 +171,19 @@ impl GreedySpec {
     /// Parse the options after `fattree-greedy`.
     pub fn parse(parts: &[&str]) -> Result<GreedySpec, String> {
         let mut p = GreedyParams::DEFAULT;
-        for (k, v) in key_values(parts)? {
+        let keys = [
+            "step",
+            "k_buffer",
+            "k_bw_out",
+            "k_bw_in",
+            "k_level",
+            "k_diff",
+            "p",
+            "score",
+            "k_deg",
+            "k_access_buff",
+        ];
+        for (k, v) in given_options("fattree-greedy", parts, &keys)? {
             match k {
                 "step" => {
                     p.step = v
@@ -404,7 +417,12 @@ impl Routing for Greedy {
         while m != 0 {
             let port = m.trailing_zeros() as u16;
             m &= m - 1;
-            let Some(&PortInfo { peer: r, cap, limit }) = ports.get(port as usize) else {
+            let Some(&PortInfo {
+                peer: r,
+                cap,
+                limit,
+            }) = ports.get(port as usize)
+            else {
                 continue;
             };
             let occ = match hop.view.occupancy(port) {

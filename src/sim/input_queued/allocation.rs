@@ -21,14 +21,22 @@ use super::{
 };
 use crate::routing::{Candidates, Selection};
 use crate::sim::config::{PortPriority, Switching};
-use crate::sim::endpoints::{Endpoints, RouteFault};
+use crate::sim::endpoints::{Endpoints, Faulted};
 
 impl InputQueued {
     /// Advance every switch that holds flits by one cycle, in switch order.
     /// The error (rare) is a routing's bad answer; the caller turns it into
     /// a [`SimError`](crate::sim::SimError) (kept small so the common `Ok`
     /// return costs nothing).
-    pub(super) fn allocate(&mut self, now: u64, ep: &mut Endpoints) -> Result<(), RouteFault> {
+    ///
+    /// `ACKS`: whether an acknowledgement class is reserved. The run without
+    /// one (every routing but feedback ones) is compiled without the
+    /// acknowledgement selects.
+    pub(super) fn allocate<const ACKS: bool>(
+        &mut self,
+        now: u64,
+        ep: &mut Endpoints,
+    ) -> Result<(), Faulted> {
         let InputQueued {
             v,
             depth,
@@ -154,7 +162,7 @@ impl InputQueued {
                     }
                     let cand = if fresh { &scratch } else { &cands[i] };
                     // Acknowledgements are one flit long (selects).
-                    let ack = x >= ack_lo;
+                    let ack = ACKS && x >= ack_lo;
                     let (need, len) = if ack {
                         (1, 1)
                     } else {
@@ -186,7 +194,7 @@ impl InputQueued {
                 if ready == 0 {
                     continue;
                 }
-                let acks_ready = ready & ack_mask;
+                let acks_ready = if ACKS { ready & ack_mask } else { 0 };
                 let mut chosen = propose(
                     if acks_ready != 0 { acks_ready } else { ready },
                     rr as u32,
@@ -215,7 +223,11 @@ impl InputQueued {
                     } else {
                         pi16 + np16 - g.rr
                     };
-                    let prio = pos | (u16::from(x < ack_lo) << 15);
+                    let prio = if ACKS {
+                        pos | (u16::from(x < ack_lo) << 15)
+                    } else {
+                        pos
+                    };
                     if g.stamp != stamp || prio < g.prio {
                         g.stamp = stamp;
                         g.prio = prio;

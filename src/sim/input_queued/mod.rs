@@ -31,7 +31,8 @@ mod unchecked;
 
 use super::config::{PortPriority, RouterConfig, Switching};
 use super::endpoints::Endpoints;
-use super::model::{PortOccupancy, SimError, SwitchModel};
+use super::error::SimError;
+use super::model::{PortOccupancy, SwitchModel};
 use super::timewheel::TimeWheel;
 use crate::routing::{BufferView, Candidates, Selection};
 use crate::topology::{ChannelKind, Endpoint, Network, PortId};
@@ -451,9 +452,99 @@ impl InputQueued {
         }
     }
 
+    /// What input VC `x` (holding flits or an output VC) waits on, if it
+    /// is blocked: the downstream VC it needs room in, the input VC whose
+    /// packet holds the output VC it wants, or (holding an output VC with an
+    /// empty buffer) the upstream VC with the rest of its packet.
+    fn waits_on(&self, x: usize, upstream: &[u32]) -> Option<usize> {
+        let v = self.v;
+        let q = &self.ivc[x];
+        if q.len == 0 {
+            return (q.state == ACTIVE && upstream[x] != NONE).then(|| upstream[x] as usize);
+        }
+        match q.state {
+            ACTIVE => {
+                let o = q.out as usize;
+                let blocked = (o / v) < self.num_in && self.ovc[o].credits <= 0;
+                blocked.then_some(o)
+            }
+            ROUTED => {
+                let s = self.inch[x / v].switch as usize;
+                let outs = &self.sw_out[self.out_start[s] as usize..self.out_start[s + 1] as usize];
+                let c = self.cands[x].as_slice().first()?;
+                let oc = *outs.get(c.port as usize)?;
+                if oc == NONE || oc as usize >= self.num_in {
+                    return None;
+                }
+                let o = oc as usize * v + c.vc_lo as usize;
+                let owner = self.ovc[o].owner;
+                Some(if owner != NONE && owner as usize != x {
+                    owner as usize
+                } else {
+                    o
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Follow waits from every blocked input VC until one repeats.
+    fn find_wait_cycle(&self) -> Option<Vec<usize>> {
+        let total = self.num_in * self.v;
+        // upstream[o] = the input VC whose packet holds output VC o.
+        let mut upstream = vec![NONE; total];
+        for (x, q) in self.ivc.iter().enumerate() {
+            if q.state == ACTIVE && (q.out as usize) < total {
+                upstream[q.out as usize] = x as u32;
+            }
+        }
+        // 0: unvisited, u32::MAX: leads nowhere, else the walk's number.
+        let mut mark = vec![0u32; total];
+        let mut walk = 0u32;
+        for start in 0..total {
+            if self.ivc[start].len == 0 || mark[start] != 0 {
+                continue;
+            }
+            walk += 1;
+            let mut path = Vec::new();
+            let mut x = start;
+            loop {
+                if mark[x] == walk {
+                    let at = path.iter().position(|&y| y == x)?;
+                    return Some(path[at..].to_vec());
+                }
+                if mark[x] != 0 {
+                    break; // an earlier walk: no cycle that way
+                }
+                mark[x] = walk;
+                path.push(x);
+                match self.waits_on(x, &upstream) {
+                    Some(y) => x = y,
+                    None => break,
+                }
+            }
+            for &y in &path {
+                mark[y] = u32::MAX;
+            }
+        }
+        None
+    }
+
     fn blocked(&self, ep: &Endpoints) -> Vec<String> {
         let v = self.v;
         let mut out = Vec::new();
+        let name = |x: usize| format!("{} vc{}", self.net.channel_name((x / v) as u32), x % v);
+        match self.find_wait_cycle() {
+            Some(cycle) => {
+                let mut shown: Vec<String> = cycle.iter().take(12).map(|&x| name(x)).collect();
+                if cycle.len() > 12 {
+                    shown.push(format!("... ({} VCs in all)", cycle.len()));
+                }
+                shown.push(name(cycle[0]));
+                out.push(format!("wait cycle: {}", shown.join(" -> ")));
+            }
+            None => out.push("no cycle of waits found".into()),
+        }
         for ivc in 0..self.num_in * v {
             if self.ivc[ivc].len == 0 {
                 continue;
@@ -489,6 +580,60 @@ impl InputQueued {
     }
 }
 
+impl InputQueued {
+    /// Nothing duplicated: every flit in the network belongs to a packet in
+    /// flight, and no packet has more flits in the network (and still to
+    /// send from its host) than its length.
+    fn check_packets(&self, ep: &Endpoints) -> Result<(), String> {
+        let live = ep.live_packet_mask();
+        let mut count = vec![0u32; live.len()];
+        let mut add = |packet: u32, n: u32, where_: &dyn Fn() -> String| match count
+            .get_mut(packet as usize)
+        {
+            Some(c) if live[packet as usize] => {
+                *c += n;
+                Ok(())
+            }
+            _ => Err(format!(
+                "{} holds a flit of packet {packet}, which is not in flight",
+                where_()
+            )),
+        };
+        for (x, q) in self.ivc.iter().enumerate() {
+            for i in 0..q.len as usize {
+                let slot = (q.head as usize + i) % self.depth;
+                let f = self.flits[x * self.depth + slot];
+                add(f.packet, 1, &|| {
+                    format!(
+                        "{} vc{}",
+                        self.net.channel_name((x / self.v) as u32),
+                        x % self.v
+                    )
+                })?;
+            }
+        }
+        for ev in self.flit_wheel.iter() {
+            add(ev.flit.packet, 1, &|| {
+                format!("channel {}", self.net.channel_name(ev.ch))
+            })?;
+        }
+        for (h, s) in self.sending.iter().enumerate() {
+            if let Some(s) = s {
+                add(s.packet, (s.len - s.sent) as u32, &|| format!("host {h}"))?;
+            }
+        }
+        for (p, &c) in count.iter().enumerate() {
+            if c > 0 && c > ep.packet(p as u32).info.flits as u32 {
+                return Err(format!(
+                    "packet {p} has {c} flits in the network and still to send, but only {} flits",
+                    ep.packet(p as u32).info.flits
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 impl SwitchModel for InputQueued {
     fn name(&self) -> &'static str {
         "input-queued"
@@ -510,7 +655,12 @@ impl SwitchModel for InputQueued {
         }
         self.flit_wheel.give_back(now, due);
         self.inject(now, ep);
-        self.allocate(now, ep).map_err(|f| ep.fault_error(f))
+        let r = if (ep.data_vcs() as usize) < self.v {
+            self.allocate::<true>(now, ep)
+        } else {
+            self.allocate::<false>(now, ep)
+        };
+        r.map_err(|_| ep.take_fault())
     }
 
     fn flits_in_network(&self) -> u64 {
@@ -557,7 +707,17 @@ impl SwitchModel for InputQueued {
         self.blocked(ep)
     }
 
-    fn check_invariants(&self, _ep: &Endpoints) -> Result<(), String> {
+    fn wait_cycle(&self, _ep: &Endpoints) -> Option<Vec<(u32, u8)>> {
+        let v = self.v;
+        self.find_wait_cycle().map(|c| {
+            c.into_iter()
+                .map(|x| ((x / v) as u32, (x % v) as u8))
+                .collect()
+        })
+    }
+
+    fn check_invariants(&self, ep: &Endpoints) -> Result<(), String> {
+        self.check_packets(ep)?;
         let v = self.v;
         // Flits and credits on their way to each VC.
         let mut flying = vec![0i64; self.net.num_channels() * v];

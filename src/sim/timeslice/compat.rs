@@ -18,10 +18,15 @@ pub fn check_combination(
     routing: &RoutingSpec,
 ) -> Result<(), String> {
     match kind {
-        SwitchModelKind::InputQueued if routing.time_slice_only() => Err(format!(
-            "routing `{routing}` decides once per time slice from its neighbours' buffer fill and runs only on switch_model = timeslice (on input-queued switches use dmodk, minimal or updown)"
-        )),
-        SwitchModelKind::InputQueued => Ok(()),
+        SwitchModelKind::InputQueued | SwitchModelKind::OutputQueued
+            if routing.time_slice_only() =>
+        {
+            Err(format!(
+                "routing `{routing}` decides once per time slice from its neighbours' buffer fill and runs only on switch_model = timeslice (on {} switches use dmodk, minimal or updown)",
+                kind.as_str()
+            ))
+        }
+        SwitchModelKind::InputQueued | SwitchModelKind::OutputQueued => Ok(()),
         SwitchModelKind::TimeSlice => {
             match fat_tree_k(net) {
                 Some(k) if k <= MAX_K => {}

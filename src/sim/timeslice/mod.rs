@@ -44,7 +44,8 @@ mod view;
 pub use compat::check_combination;
 
 use super::endpoints::{Endpoints, RouteFault};
-use super::model::{SimError, SwitchModel};
+use super::error::SimError;
+use super::model::SwitchModel;
 use crate::rng::{SimRng, Stream, below, stream};
 use crate::routing::Candidates;
 use crate::routing::fattree::MAX_K;

@@ -1,0 +1,931 @@
+//! Drawing the oblivious-routing panel: the expected load and its summary,
+//! the picked pair (quadrants, boxes, sampled paths, per-channel load), the
+//! VC minimum of every routing with live swaps, the compare table with its
+//! grouped bar chart and the per-routing latency plot; and the views the
+//! central area shows beside the simulation ([`CentralViews`]).
+
+use super::*;
+use crate::app::network_view::{Colouring, Metric, Overlay};
+use crate::app::theme::Theme;
+use crate::app::{AppCommand, RoutelabApp};
+use crate::topology::Shape;
+use egui::Color32;
+use egui_plot::{Bar, BarChart, Legend, Line, LineStyle, Plot, PlotPoints, Points, VLine};
+
+/// Colour of routing `i` of [`ObliviousRouting::COMPARED`] (and of the
+/// i-th sampled path), readable in both themes.
+pub fn palette(theme: Theme, i: usize) -> Color32 {
+    const DARK: [Color32; 8] = [
+        Color32::from_rgb(255, 170, 60),
+        Color32::from_rgb(110, 180, 255),
+        Color32::from_rgb(150, 220, 120),
+        Color32::from_rgb(240, 110, 200),
+        Color32::from_rgb(255, 235, 90),
+        Color32::from_rgb(90, 225, 220),
+        Color32::from_rgb(255, 120, 110),
+        Color32::from_rgb(190, 160, 255),
+    ];
+    const LIGHT: [Color32; 8] = [
+        Color32::from_rgb(210, 110, 0),
+        Color32::from_rgb(30, 100, 200),
+        Color32::from_rgb(40, 140, 40),
+        Color32::from_rgb(180, 40, 150),
+        Color32::from_rgb(150, 120, 0),
+        Color32::from_rgb(0, 140, 140),
+        Color32::from_rgb(200, 40, 30),
+        Color32::from_rgb(110, 70, 200),
+    ];
+    if theme.is_dark() {
+        DARK[i % DARK.len()]
+    } else {
+        LIGHT[i % LIGHT.len()]
+    }
+}
+
+/// A routing's place in [`ObliviousRouting::COMPARED`] (DOR of any tie
+/// rule and ROMM of any order share their row's colour).
+fn routing_index(r: ObliviousRouting) -> usize {
+    match r {
+        ObliviousRouting::Dor { .. } => 0,
+        ObliviousRouting::Rdor => 1,
+        ObliviousRouting::Val => 2,
+        ObliviousRouting::Romm { .. } => 3,
+        ObliviousRouting::Rlb => 4,
+        ObliviousRouting::RlbTh => 5,
+    }
+}
+
+/// The routings offered in the "routing analysed" list.
+fn routing_choices() -> Vec<ObliviousRouting> {
+    let mut v = ObliviousRouting::COMPARED.to_vec();
+    for s in ["dor:tie=random", "romm:order=random"] {
+        if let Ok(r) = s.parse() {
+            v.insert(if s.starts_with("dor") { 1 } else { 5 }, r);
+        }
+    }
+    v
+}
+
+/// A ratio as `0.469` with its exact value on hover.
+fn ratio_label(ui: &mut egui::Ui, r: Ratio<i128>) {
+    ui.label(format!("{:.3}", value(r)))
+        .on_hover_text(format!("exactly {r}"));
+}
+
+/// Coordinates as `(x,y)`.
+fn coords_text(c: &[u32]) -> String {
+    let v: Vec<String> = c.iter().map(|x| x.to_string()).collect();
+    format!("({})", v.join(","))
+}
+
+/// What the central area shows for the panel: the analysis view (left of
+/// the runs) and the colouring of the runs when they share its scale.
+pub struct CentralViews {
+    pub expected: Colouring,
+    pub expected_overlay: Overlay,
+    pub title: String,
+    /// The runs' colourings (simulated utilization) when they share the
+    /// expected load's scale; `None`: the runs keep the View menu's metric.
+    pub runs: Option<Vec<Colouring>>,
+    /// The runs' overlay (the shared scale).
+    pub runs_overlay: Overlay,
+}
+
+impl ObliviousAnalysis {
+    /// The shared colour scale of the expected load at the run's offered
+    /// load and the simulated utilization of `runs`, when both are shown.
+    pub fn scale(&self, runs: &[&Simulation]) -> Option<f64> {
+        let ctx = self.context()?;
+        let e = self.expected()?.as_ref().ok()?;
+        let expected = e.utilization(ctx.load);
+        let simulated: Vec<Vec<f64>> = runs.iter().map(|s| s.channel_utilization()).collect();
+        let mut views: Vec<&[f64]> = vec![&expected];
+        views.extend(simulated.iter().map(|v| v.as_slice()));
+        let n = runs.first()?.network().num_network_channels();
+        Some(shared_scale(&views, n))
+    }
+
+    /// The views of the central area, when the panel is open, the expected
+    /// load is computed and asked for.
+    pub fn central_views(&self, runs: &[&Simulation], theme: Theme) -> Option<CentralViews> {
+        if !(self.open && self.show_expected) {
+            return None;
+        }
+        let ctx = self.context()?;
+        let e = self.expected()?.as_ref().ok()?;
+        let net = runs.first()?.network();
+        if e.gamma.len() != net.num_channels() || ctx.topology != net.spec() {
+            return None;
+        }
+        let overlay = self.pair_overlay(theme);
+        let routing = e.routing;
+        if self.show_pair_load
+            && let Some(p) = self.pair()
+        {
+            return Some(CentralViews {
+                expected: Colouring {
+                    label: format!(
+                        "Expected crossings w_c(s,d) of one {routing} packet from {} to {}",
+                        coords_text(&p.source_coords),
+                        coords_text(&p.destination_coords)
+                    ),
+                    unit: "crossings per packet".into(),
+                    values: p.load.clone(),
+                },
+                expected_overlay: overlay,
+                title: format!("{} · Pair load: {routing} (analysis)", net.spec()),
+                runs: None,
+                runs_overlay: Overlay::default(),
+            });
+        }
+        let scale = self.scale(runs)?;
+        let runs_colouring = runs
+            .iter()
+            .map(|s| Colouring {
+                label: "Simulated utilization (shared scale)".into(),
+                unit: Metric::Utilization.unit().into(),
+                values: s.channel_utilization(),
+            })
+            .collect();
+        Some(CentralViews {
+            expected: Colouring {
+                label: format!("Expected load L·γ_c, L = {:.3} (shared scale)", ctx.load),
+                unit: Metric::Utilization.unit().into(),
+                values: e.utilization(ctx.load),
+            },
+            expected_overlay: Overlay {
+                scale_max: Some(scale),
+                ..overlay
+            },
+            title: format!("{} · Expected: {routing} (analysis)", net.spec()),
+            runs: Some(runs_colouring),
+            runs_overlay: Overlay {
+                scale_max: Some(scale),
+                ..Overlay::default()
+            },
+        })
+    }
+
+    /// The pair drawn on the analysis view: the box (or the law of q)
+    /// shaded, the sampled paths, s, d and each path's q marked.
+    fn pair_overlay(&self, theme: Theme) -> Overlay {
+        let mut o = Overlay::default();
+        let (Some(s), d) = (self.source, self.destination) else {
+            return o;
+        };
+        let shade = theme.selection();
+        if let Some(p) = self.pair() {
+            let chosen = self
+                .quadrant
+                .and_then(|i| p.quadrants.as_ref().ok()?.get(i));
+            match chosen {
+                Some(q) => {
+                    for &y in &q.switches {
+                        o.shaded.push((y, shade.gamma_multiply(0.45)));
+                    }
+                }
+                None => {
+                    let top = p.intermediate.iter().copied().fold(0.0, f64::max);
+                    for (y, &pq) in p.intermediate.iter().enumerate() {
+                        if pq > 0.0 && top > 0.0 {
+                            let a = 0.12 + 0.5 * (pq / top) as f32;
+                            o.shaded.push((y as SwitchId, shade.gamma_multiply(a)));
+                        }
+                    }
+                }
+            }
+            for (i, path) in p.samples.iter().enumerate() {
+                let c = palette(theme, i);
+                o.paths.push((path.channels.clone(), c));
+                if let Some(q) = path.intermediate
+                    && q != p.source
+                    && q != p.destination
+                {
+                    o.marks.push((q, format!("q{}", i + 1), c));
+                }
+            }
+        }
+        o.marks.push((s, "s".into(), theme.selection()));
+        if let Some(d) = d {
+            o.marks.push((d, "d".into(), theme.error()));
+        }
+        o
+    }
+
+    /// The panel. Buttons push [`AppCommand`]s.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        scenario: &Scenario,
+        sim: &Simulation,
+        commands: &mut Vec<AppCommand>,
+        theme: Theme,
+    ) {
+        let Some(ctx) = self.context().cloned() else {
+            ui.spinner();
+            return;
+        };
+        if let Some(why) = &ctx.unavailable {
+            ui.label(why);
+            return;
+        }
+        ui.label("What Singh's thesis computes for an oblivious routing, beside the simulation of the same run: expected channel loads, the quadrants of a pair, and every routing's ideal throughput.");
+        egui::CollapsingHeader::new(egui::RichText::new("Expected load").strong())
+            .id_salt("obl_expected")
+            .default_open(true)
+            .show(ui, |ui| self.expected_ui(ui, &ctx, sim, commands, theme));
+        egui::CollapsingHeader::new(egui::RichText::new("Source and destination").strong())
+            .id_salt("obl_pair")
+            .default_open(true)
+            .show(ui, |ui| self.pair_ui(ui, sim.network(), theme));
+        egui::CollapsingHeader::new(
+            egui::RichText::new("Virtual channels and live swaps").strong(),
+        )
+        .id_salt("obl_vcs")
+        .default_open(false)
+        .show(ui, |ui| vcs_ui(ui, &ctx, scenario, sim, commands));
+        egui::CollapsingHeader::new(egui::RichText::new("Compare routings").strong())
+            .id_salt("obl_compare")
+            .default_open(false)
+            .show(ui, |ui| self.compare_ui(ui, scenario, sim.network(), theme));
+        egui::CollapsingHeader::new(egui::RichText::new("Latency against offered load").strong())
+            .id_salt("obl_sweep")
+            .default_open(false)
+            .show(ui, |ui| self.sweep_ui(ui, scenario, sim.network(), theme));
+    }
+
+    fn expected_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        ctx: &Context,
+        sim: &Simulation,
+        commands: &mut Vec<AppCommand>,
+        theme: Theme,
+    ) {
+        ui.horizontal(|ui| {
+            ui.label("Routing analysed");
+            let current = match (self.routing, ctx.routing) {
+                (None, Some(r)) => format!("run A's ({r})"),
+                (None, None) => "run A's (none)".into(),
+                (Some(r), _) => r.to_string(),
+            };
+            egui::ComboBox::from_id_salt("obl_routing")
+                .selected_text(current)
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut self.routing, None, "run A's routing");
+                    for r in routing_choices() {
+                        ui.selectable_value(&mut self.routing, Some(r), r.to_string());
+                    }
+                })
+                .response
+                .on_hover_text("The routing whose expected load is shown; by default the one run A uses now (it follows live swaps)");
+        });
+        let Some(routing) = ctx.routing else {
+            ui.colored_label(
+                theme.error(),
+                format!(
+                    "Run A's routing ({}) is not one the analysis knows (dor, rdor, val, romm, rlb, rlbth): pick one above, or swap run A to one.",
+                    ctx.run_routing
+                ),
+            );
+            return;
+        };
+        if !ctx.same_as_run {
+            ui.horizontal_wrapped(|ui| {
+                ui.colored_label(
+                    theme.error(),
+                    format!(
+                        "Run A uses {}: the views compare different routings.",
+                        ctx.run_routing
+                    ),
+                );
+                let hint = vc_hint(&spec_of(routing), sim.network(), ctx.vcs);
+                if ui
+                    .add_enabled(
+                        hint.is_none(),
+                        egui::Button::new(format!("Swap run A to {routing}")),
+                    )
+                    .on_hover_text("Swap the running balancer now (packets in flight keep theirs)")
+                    .on_disabled_hover_text(hint.unwrap_or_default())
+                    .clicked()
+                {
+                    commands.push(AppCommand::SwapRouting {
+                        spec: spec_of(routing),
+                        on_compare: false,
+                    });
+                }
+            });
+        }
+        let e = match self.expected() {
+            None => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(format!("Computing the expected load of {routing}…"));
+                });
+                return;
+            }
+            Some(Err(e)) => {
+                ui.colored_label(theme.error(), e);
+                return;
+            }
+            Some(Ok(e)) => e.clone(),
+        };
+        let uniform = if ctx.traffic.trim() == "uniform" {
+            " (the simulator's uniform: every other node, λ = 1/(N-1))"
+        } else {
+            ""
+        };
+        egui::Grid::new("obl_summary").num_columns(2).show(ui, |ui| {
+            ui.label("Traffic");
+            ui.label(format!("{}{uniform}", ctx.traffic))
+                .on_hover_text("The run's own pattern, as a matrix λ_sd (Singh §2.2)");
+            ui.end_row();
+            ui.label("Ideal throughput");
+            match (e.ideal, e.ideal_load()) {
+                (Some(t), Some(l)) => {
+                    ui.label(format!("{:.3} of capacity = {l:.3} flits/host/cycle", value(t)))
+                        .on_hover_text(format!(
+                            "1/(Θ·max γ) = {t} of Θ (Singh §2.2): the offered load at which the busiest channel is full, with perfect flow control"
+                        ));
+                }
+                _ => {
+                    ui.label("unbounded: no packet crosses a channel");
+                }
+            }
+            ui.end_row();
+            ui.label("Capacity Θ");
+            ratio_label(ui, e.capacity);
+            ui.end_row();
+            ui.label("Max channel load γ");
+            ui.label(format!("{:.3} on {}", value(e.max_gamma), e.busiest))
+                .on_hover_text("Flits per cycle on the busiest channel per flit/host/cycle offered");
+            ui.end_row();
+            ui.label("Mean hops");
+            ratio_label(ui, e.avg_hops);
+            ui.end_row();
+        });
+        match e.ideal_load() {
+            Some(l) if ctx.load > l => {
+                ui.colored_label(
+                    theme.error(),
+                    format!(
+                        "The run offers {:.3} flits/host/cycle, above the ideal throughput {l:.3}: the network saturates and carries less than L·γ; expect the views to disagree.",
+                        ctx.load
+                    ),
+                );
+            }
+            _ => {
+                ui.label(format!(
+                    "The run offers L = {:.3} flits/host/cycle, below saturation: the simulated utilization should approach L·γ_c as the run goes on.",
+                    ctx.load
+                ));
+            }
+        }
+        ui.checkbox(
+            &mut self.show_expected,
+            "Show the expected load beside the simulation",
+        )
+        .on_hover_text("A network view of L·γ_c left of run A, both on one colour scale (the runs are then coloured by utilization, whatever the View menu says)");
+        if self.show_expected
+            && !self.show_pair_load
+            && let Some(scale) = self.scale(&[sim])
+        {
+            ui.label(format!(
+                "Shared colour scale: 0 to {scale:.3} flits/cycle (expected and simulated)"
+            ))
+            .on_hover_text("The top of the scale is the largest value of either view, so equal colours are equal loads");
+        }
+    }
+
+    fn pair_ui(&mut self, ui: &mut egui::Ui, net: &Network, theme: Theme) {
+        let Shape::Cube { radix, .. } = net.shape() else {
+            return;
+        };
+        ui.checkbox(&mut self.picking, "Pick by clicking switches")
+            .on_hover_text(
+                "Click a switch in a network view for the source, another for the destination",
+            );
+        let coords = |s: Option<SwitchId>| {
+            s.map(|s| crate::topology::cube::coords(radix, s))
+                .unwrap_or_else(|| vec![0; radix.len()])
+        };
+        let (mut sc, mut dc) = (coords(self.source), coords(self.destination));
+        let mut changed = false;
+        egui::Grid::new("obl_pair_grid")
+            .num_columns(2)
+            .show(ui, |ui| {
+                for (label, c) in [("Source", &mut sc), ("Destination", &mut dc)] {
+                    ui.label(label);
+                    ui.horizontal(|ui| {
+                        for (j, x) in c.iter_mut().enumerate() {
+                            changed |= ui
+                                .add(egui::DragValue::new(x).range(0..=radix[j] - 1))
+                                .on_hover_text(format!("Coordinate in dimension {j}"))
+                                .changed();
+                        }
+                    });
+                    ui.end_row();
+                }
+            });
+        if changed {
+            self.set_pair(
+                crate::topology::cube::id_of(radix, &sc),
+                crate::topology::cube::id_of(radix, &dc),
+            );
+        }
+        let (Some(_), Some(_)) = (self.source, self.destination) else {
+            ui.label(match self.source {
+                None => "Click a source switch.",
+                Some(_) => "Now click a destination switch.",
+            });
+            return;
+        };
+        let Some(p) = self.pair().cloned() else {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Waiting for the routing's channel weights…");
+            });
+            return;
+        };
+        ui.label(
+            egui::RichText::new(format!(
+                "{} from {} to {}",
+                p.routing,
+                coords_text(&p.source_coords),
+                coords_text(&p.destination_coords)
+            ))
+            .strong(),
+        );
+        match &p.quadrants {
+            Ok(qs) => {
+                ui.label("Quadrants (Singh §3.2): a direction per dimension, then q uniform in the box it spans. Click one to shade its box alone.");
+                egui::Grid::new("obl_quadrants")
+                    .num_columns(4)
+                    .striped(true)
+                    .show(ui, |ui| {
+                        ui.label("quadrant");
+                        ui.label("probability");
+                        ui.label("");
+                        ui.label("box of q");
+                        ui.end_row();
+                        for (i, q) in qs.iter().enumerate() {
+                            let on = self.quadrant == Some(i);
+                            if ui.selectable_label(on, &q.directions).clicked() {
+                                self.quadrant = if on { None } else { Some(i) };
+                            }
+                            ui.label(q.probability.to_string());
+                            ui.label(format!("{:.3}", value(q.probability)));
+                            let dims: Vec<String> = q
+                                .boxes
+                                .iter()
+                                .enumerate()
+                                .map(|(j, b)| {
+                                    let v: Vec<String> = b.iter().map(|x| x.to_string()).collect();
+                                    format!("x{j} in {{{}}}", v.join(","))
+                                })
+                                .collect();
+                            ui.label(dims.join("  "));
+                            ui.end_row();
+                        }
+                    });
+            }
+            Err(why) => {
+                ui.label(why);
+            }
+        }
+        if !p.intermediate.is_empty() {
+            ui.label(match self.quadrant {
+                Some(_) => "Shaded: that quadrant's box.",
+                None => "Shaded: where q may be, darker where it is likelier.",
+            });
+        }
+        ui.horizontal(|ui| {
+            ui.label("Sampled paths");
+            ui.add(egui::DragValue::new(&mut self.samples).range(0..=MAX_SAMPLES))
+                .on_hover_text("Paths drawn from the simulator's own routing for this pair");
+            if ui
+                .button("Sample again")
+                .on_hover_text("Draw new paths")
+                .clicked()
+            {
+                self.sample_seed = self.sample_seed.wrapping_add(1);
+            }
+        });
+        if let Some(e) = &p.sample_error {
+            ui.colored_label(theme.error(), e);
+        }
+        for (i, path) in p.samples.iter().enumerate() {
+            ui.horizontal(|ui| {
+                let (r, painter) =
+                    ui.allocate_painter(egui::vec2(22.0, 12.0), egui::Sense::hover());
+                let y = r.rect.center().y;
+                painter.line_segment(
+                    [egui::pos2(r.rect.left(), y), egui::pos2(r.rect.right(), y)],
+                    egui::Stroke::new(3.0, palette(theme, i)),
+                );
+                let q = path
+                    .intermediate
+                    .map(|q| {
+                        format!(
+                            ", through q{} = {}",
+                            i + 1,
+                            coords_text(&crate::topology::cube::coords(radix, q))
+                        )
+                    })
+                    .unwrap_or_default();
+                ui.label(format!("{} hops{q}", path.channels.len()));
+            });
+        }
+        ui.separator();
+        ui.label(format!(
+            "Expected hops {:.3} over {} channels",
+            p.expected_hops,
+            p.loaded_channels().len()
+        ))
+        .on_hover_text("Σ_c w_c(s,d): w_c(s,d) is the expected number of times one packet of the pair crosses channel c (Towles and Dally; Singh §2.2)");
+        ui.checkbox(
+            &mut self.show_pair_load,
+            "Colour the analysis view by this pair's load w_c(s,d)",
+        );
+        let loaded = p.loaded_channels();
+        egui::Grid::new("obl_pair_load")
+            .num_columns(2)
+            .striped(true)
+            .show(ui, |ui| {
+                for (c, w) in loaded.iter().take(8) {
+                    ui.monospace(net.channel_name(*c));
+                    ui.label(format!("{w:.3}"));
+                    ui.end_row();
+                }
+            });
+        if loaded.len() > 8 {
+            ui.label(format!("and {} more channels", loaded.len() - 8));
+        }
+    }
+
+    fn compare_ui(&mut self, ui: &mut egui::Ui, scenario: &Scenario, net: &Network, theme: Theme) {
+        self.ensure_compare(net, scenario.seed);
+        let running = self.compare_running();
+        let Some(t) = self.compare_table() else {
+            return;
+        };
+        if let Some(e) = &t.error {
+            ui.colored_label(theme.error(), e);
+            return;
+        }
+        let cap = t
+            .capacity
+            .map(|c| format!("{:.3}", value(c)))
+            .unwrap_or_else(|| "…".into());
+        ui.label(format!(
+            "IDEAL (analytic) throughput as a fraction of capacity Θ = {cap} flits/node/cycle (Singh §2.2). uniform = the thesis's (s = d included); worst = Towles-Dally worst case; avg = mean over {} random permutations (seed {}). Same as `routelab load --compare --topology {} --seed {}`.",
+            t.samples, t.seed, t.topology, t.seed
+        ));
+        ui.horizontal(|ui| {
+            if running {
+                ui.spinner();
+                ui.add(
+                    egui::ProgressBar::new(t.done as f32 / t.total.max(1) as f32)
+                        .text(format!("{} of {} steps", t.done, t.total))
+                        .desired_width(160.0),
+                );
+                if ui.button("Cancel table").clicked() {
+                    self.cancel_compare();
+                }
+            } else if ui
+                .button("Compute again")
+                .on_hover_text("Recompute the table on this network")
+                .clicked()
+            {
+                self.restart_compare(net, scenario.seed);
+            }
+        });
+        let columns: Vec<&str> = COLUMNS.iter().copied().chain(["worst", "avg"]).collect();
+        egui::Grid::new("obl_compare_table")
+            .striped(true)
+            .num_columns(columns.len() + 1)
+            .show(ui, |ui| {
+                ui.label(egui::RichText::new("routing").strong());
+                for c in &columns {
+                    ui.label(egui::RichText::new(*c).strong());
+                }
+                ui.end_row();
+                for row in &t.rows {
+                    ui.colored_label(palette(theme, routing_index(row.routing)), row.routing.to_string());
+                    if let Some(why) = &row.undefined {
+                        ui.label("n/a").on_hover_text(why);
+                        ui.end_row();
+                        continue;
+                    }
+                    for cell in row.traffic.iter().chain([&row.worst]) {
+                        match cell {
+                            Some(r) => ratio_label(ui, *r),
+                            None => {
+                                ui.label(if running { "…" } else { "-" });
+                            }
+                        }
+                    }
+                    match &row.average {
+                        Some(a) => {
+                            ui.label(format!("{:.3} ± {:.3}", a.mean, a.std_error))
+                                .on_hover_text(format!(
+                                    "mean ± standard error over {} permutations; minimum {:.3}, 5th percentile {:.3}",
+                                    a.samples,
+                                    value(a.min),
+                                    value(a.p5)
+                                ));
+                        }
+                        None => {
+                            ui.label(if running { "…" } else { "-" });
+                        }
+                    }
+                    ui.end_row();
+                }
+            });
+        for n in &t.notes {
+            ui.label(egui::RichText::new(format!("- {n}")).small());
+        }
+        compare_bars(ui, &t, &columns, theme);
+    }
+
+    fn sweep_ui(&mut self, ui: &mut egui::Ui, scenario: &Scenario, net: &Network, theme: Theme) {
+        ui.label("Simulated latency against offered load for every routing, each with its analysed ideal throughput (ideal × Θ) as a vertical line.");
+        let st = &mut self.sweep_settings;
+        ui.horizontal(|ui| {
+            ui.label("Loads");
+            ui.add(
+                egui::DragValue::new(&mut st.load_from)
+                    .range(0.0..=1.0)
+                    .speed(0.01),
+            );
+            ui.label("to");
+            ui.add(
+                egui::DragValue::new(&mut st.load_to)
+                    .range(0.0..=1.0)
+                    .speed(0.01),
+            );
+            ui.label("step");
+            ui.add(
+                egui::DragValue::new(&mut st.load_step)
+                    .range(0.005..=1.0)
+                    .speed(0.005),
+            );
+        });
+        ui.horizontal(|ui| {
+            ui.label("Cycles per point");
+            ui.add(egui::DragValue::new(&mut st.cycles).range(100..=10_000_000));
+        });
+        ui.checkbox(&mut self.sweep_output_queued, "Output-queued switches")
+            .on_hover_text("Ideal output-queued switches with unbounded queues: only the channels limit throughput, as in the analysis (docs/results.md); off: the scenario's own switch model");
+        let running = self.sweep.is_running();
+        let mut error = None;
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(!running, egui::Button::new("Run routing sweep"))
+                .on_hover_text("Runs in the background; the app stays usable")
+                .clicked()
+                && let Err(e) = self.start_sweep(scenario, net)
+            {
+                error = Some(e);
+            }
+            if running && ui.button("Cancel routing sweep").clicked() {
+                self.sweep.cancel();
+            }
+        });
+        if let Some(e) = error {
+            self.sweep_skipped = vec![e];
+        }
+        let p = self.sweep.progress();
+        if p.total > 0 {
+            ui.add(
+                egui::ProgressBar::new(p.points.len() as f32 / p.total as f32).text(format!(
+                    "{} of {} points",
+                    p.points.len(),
+                    p.total
+                )),
+            );
+        }
+        if let Some(e) = &p.error {
+            ui.colored_label(theme.error(), e);
+        }
+        for s in &self.sweep_skipped {
+            ui.label(egui::RichText::new(format!("Left out: {s}")).small());
+        }
+        if p.points.is_empty() {
+            return;
+        }
+        if !self.sweep_matches(scenario) {
+            ui.label(
+                egui::RichText::new("The scenario changed since this sweep: no analysed marks.")
+                    .small(),
+            );
+        }
+        let mut routings: Vec<&str> = Vec::new();
+        for pt in &p.points {
+            if !routings.contains(&pt.routing.as_str()) {
+                routings.push(&pt.routing);
+            }
+        }
+        let marks: Vec<(String, f64, Color32)> = routings
+            .iter()
+            .filter_map(|r| {
+                let a: ObliviousRouting = r.parse().ok()?;
+                let l = self
+                    .sweep_matches(scenario)
+                    .then(|| self.expected_of(a))
+                    .flatten()?
+                    .ideal_load()?;
+                Some((r.to_string(), l, palette(theme, routing_index(a))))
+            })
+            .collect();
+        Plot::new("obl_sweep_latency")
+            .height(220.0)
+            .legend(Legend::default())
+            .include_y(0.0)
+            .include_x(0.0)
+            .allow_scroll(false)
+            .x_axis_label("offered load (flits/host/cycle)")
+            .y_axis_label("latency (cycles)")
+            .show(ui, |plot| {
+                for r in &routings {
+                    let color = r
+                        .parse::<ObliviousRouting>()
+                        .map(|a| palette(theme, routing_index(a)))
+                        .unwrap_or(theme.selection());
+                    let pts: Vec<[f64; 2]> = p
+                        .points
+                        .iter()
+                        .filter(|x| x.routing == *r && x.avg_latency.is_finite())
+                        .map(|x| [x.offered, x.avg_latency])
+                        .collect();
+                    plot.line(Line::new(r.to_string(), PlotPoints::from(pts.clone())).color(color));
+                    plot.points(
+                        Points::new(r.to_string(), PlotPoints::from(pts))
+                            .color(color)
+                            .radius(2.0),
+                    );
+                }
+                for (r, l, color) in &marks {
+                    plot.vline(
+                        VLine::new(r.clone(), *l)
+                            .color(*color)
+                            .style(LineStyle::dashed_loose()),
+                    );
+                }
+            });
+        if !marks.is_empty() {
+            let text: Vec<String> = marks
+                .iter()
+                .map(|(r, l, _)| format!("{r} {l:.3}"))
+                .collect();
+            ui.label(
+                egui::RichText::new(format!("Analysed saturation (dashed): {}", text.join(", ")))
+                    .small(),
+            );
+        }
+    }
+}
+
+/// The table as grouped bars: one group per traffic column, one bar per
+/// routing.
+fn compare_bars(ui: &mut egui::Ui, t: &CompareTable, columns: &[&str], theme: Theme) {
+    let n = t.rows.len().max(1) as f64;
+    let width = 0.8 / n;
+    let names: Vec<String> = columns.iter().map(|c| c.to_string()).collect();
+    Plot::new("obl_compare_bars")
+        .height(200.0)
+        .legend(Legend::default())
+        .include_y(0.0)
+        .allow_scroll(false)
+        .allow_drag(false)
+        .y_axis_label("ideal throughput / Θ")
+        .x_axis_formatter(move |mark, _| {
+            let i = mark.value.round();
+            if (mark.value - i).abs() < 1e-6 && i >= 0.0 {
+                names.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .show(ui, |plot| {
+            for (k, row) in t.rows.iter().enumerate() {
+                if row.undefined.is_some() {
+                    continue;
+                }
+                let values: Vec<Option<f64>> = row
+                    .traffic
+                    .iter()
+                    .chain([&row.worst])
+                    .map(|c| c.map(value))
+                    .chain([row.average.as_ref().map(|a| a.mean)])
+                    .collect();
+                let bars: Vec<Bar> = values
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(g, v)| {
+                        let x = g as f64 + (k as f64 - (n - 1.0) / 2.0) * width;
+                        v.map(|v| {
+                            Bar::new(x, v)
+                                .width(width * 0.9)
+                                .name(format!("{} · {}", row.routing, columns[g]))
+                        })
+                    })
+                    .collect();
+                plot.bar_chart(
+                    BarChart::new(row.routing.to_string(), bars)
+                        .color(palette(theme, routing_index(row.routing))),
+                );
+            }
+        });
+}
+
+/// The VC minimum of every routing against the run's, with live swaps.
+fn vcs_ui(
+    ui: &mut egui::Ui,
+    ctx: &Context,
+    scenario: &Scenario,
+    sim: &Simulation,
+    commands: &mut Vec<AppCommand>,
+) {
+    let net = sim.network();
+    ui.label(format!(
+        "Each routing needs one virtual channel per class it climbs through to stay deadlock-free (phase, dimension-order segment, dateline side). The run has {}.",
+        ctx.vcs
+    ));
+    let needs = vc_needs(net);
+    egui::Grid::new("obl_vcs_grid").num_columns(3).show(ui, |ui| {
+        for (r, need) in &needs {
+            ui.label(r.to_string());
+            match need {
+                Ok(n) => {
+                    ui.label(format!("{n} VCs"));
+                    let hint = vc_hint(&spec_of(*r), net, ctx.vcs);
+                    if ui
+                        .add_enabled(hint.is_none(), egui::Button::new(format!("Swap to {r}")))
+                        .on_hover_text(format!("Swap run A's balancer to {r} now; packets in flight finish with theirs"))
+                        .on_disabled_hover_text(hint.unwrap_or_default())
+                        .clicked()
+                    {
+                        commands.push(AppCommand::SwapRouting {
+                            spec: spec_of(*r),
+                            on_compare: false,
+                        });
+                    }
+                }
+                Err(e) => {
+                    ui.label("n/a").on_hover_text(e);
+                }
+            }
+            ui.end_row();
+        }
+    });
+    let most = needs
+        .iter()
+        .filter_map(|(_, n)| n.as_ref().ok().copied())
+        .max()
+        .unwrap_or(1);
+    if most > ctx.vcs
+        && ui
+            .button(format!("Use {most} virtual channels"))
+            .on_hover_text("Apply the scenario with enough virtual channels for every routing (the run restarts at cycle 0)")
+            .clicked()
+    {
+        commands.push(AppCommand::Apply(Box::new(Scenario {
+            vcs: most,
+            ..scenario.clone()
+        })));
+    }
+}
+
+impl RoutelabApp {
+    /// The oblivious-routing panel on the right.
+    pub(in crate::app) fn oblivious_ui(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::right("oblivious")
+            .resizable(true)
+            .default_size(400.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("oblivious_scroll")
+                    .show(ui, |ui| {
+                        ui.horizontal(|ui| {
+                            ui.label(egui::RichText::new("Oblivious routing analysis").strong());
+                            if ui
+                                .small_button("Hide")
+                                .on_hover_text("Hide the oblivious-routing panel")
+                                .clicked()
+                            {
+                                self.oblivious.open = false;
+                            }
+                        });
+                        ui.separator();
+                        self.oblivious.ui(
+                            ui,
+                            &self.session.scenario,
+                            &self.session.sim,
+                            &mut self.commands,
+                            self.settings.theme,
+                        );
+                    });
+            });
+    }
+}

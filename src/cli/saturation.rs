@@ -1,0 +1,211 @@
+//! `routelab saturation`: the saturation throughput of a scenario, found by
+//! bisection: the largest offered load on a grid of `--step` × capacity at
+//! which accepted ≥ `--threshold` × offered on every one of `--seeds` seeds
+//! (seed, seed+1, ...), and every source has had at least `--threshold` of
+//! its measured packets delivered. The seeds of a grid point run in
+//! parallel.
+//!
+//! Why the per-source test: throughput is the minimum over sources (Dally
+//! and Towles §23.2). On a worst-case permutation a single channel is the
+//! bottleneck and only a few per cent of the traffic crosses it, so the
+//! network's total accepted traffic stays within 1 % of the offered load
+//! well past the point where that channel saturates; the flows through it
+//! do not (their share delivered falls by the channel's overload).
+//!
+//! Bisection assumes that a load which fails has no passing load above it;
+//! a router whose throughput falls past saturation can break that, so the
+//! answer is a load that passes with the next grid point failing.
+
+use super::sim::run_scenario;
+use super::{CliError, ScenarioArgs};
+use crate::scenario::Scenario;
+use clap::Args;
+use rayon::prelude::*;
+use serde::Serialize;
+
+#[derive(Debug, Args)]
+pub struct SaturationArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Grid step as a fraction of capacity (0 < step <= 0.5).
+    #[arg(long, default_value_t = 0.01, allow_negative_numbers = true, value_parser = super::args::parse_number)]
+    pub step: f64,
+    /// Seeds per load: the scenario's seed and the next ones (1..=32).
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = parse_seeds)]
+    pub seeds: u64,
+    /// A load passes when accepted >= threshold × offered on every seed
+    /// (0.5..=1).
+    #[arg(long, default_value_t = 0.99, allow_negative_numbers = true, value_parser = super::args::parse_number)]
+    pub threshold: f64,
+    /// Run every routing of the given routing's family that applies.
+    #[arg(long)]
+    pub compare: bool,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_seeds(s: &str) -> Result<u64, String> {
+    super::args::parse_whole(s, 1, 32)
+}
+
+/// One routing's saturation.
+#[derive(Debug, Serialize)]
+pub struct Saturation {
+    pub routing: String,
+    /// Saturation throughput as a fraction of capacity (a grid point).
+    pub fraction: f64,
+    /// The same offered load in flits per host per cycle.
+    pub load: f64,
+    /// Capacity in flits per host per cycle.
+    pub capacity: f64,
+    /// Simulations run.
+    pub runs: u64,
+}
+
+/// `saturation --json` output.
+#[derive(Debug, Serialize)]
+pub struct SaturationReport {
+    pub topology: String,
+    pub traffic: String,
+    pub switch_model: String,
+    pub step: f64,
+    pub seeds: u64,
+    pub threshold: f64,
+    pub routings: Vec<Saturation>,
+}
+
+/// Does `load` pass on every seed?
+fn passes(base: &Scenario, load: f64, seeds: u64, threshold: f64) -> Result<bool, CliError> {
+    let results: Vec<Result<bool, CliError>> =
+        (0..seeds)
+            .into_par_iter()
+            .map(|i| {
+                let s = Scenario {
+                    load,
+                    seed: base.seed.wrapping_add(i),
+                    ..base.clone()
+                };
+                let (_, r) = run_scenario(&s)?;
+                Ok(r.summary.accepted >= threshold * load
+                    && r.summary.min_source_delivery >= threshold)
+            })
+            .collect();
+    let mut all = true;
+    for r in results {
+        all &= r?;
+    }
+    Ok(all)
+}
+
+/// The saturation of one scenario (module docs).
+pub fn saturation(
+    base: &Scenario,
+    step: f64,
+    seeds: u64,
+    threshold: f64,
+) -> Result<Saturation, CliError> {
+    let prepared = base.prepare()?;
+    let capacity = crate::topology::capacity_per_host(&prepared.network);
+    let grid = |g: u64| (g as f64 * step * capacity).min(1.0);
+    // Highest grid point whose load a host can offer (1 flit per cycle).
+    let top = ((1.0 / (step * capacity)) + 1e-9).floor() as u64;
+    let mut runs = 0;
+    let (mut lo, mut hi) = (0u64, top);
+    runs += seeds;
+    if passes(base, grid(hi), seeds, threshold)? {
+        lo = hi;
+    } else {
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            runs += seeds;
+            if passes(base, grid(mid), seeds, threshold)? {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+    }
+    let name = prepared
+        .routing
+        .build(&prepared.network, base.vcs)
+        .map(|r| r.name())
+        .unwrap_or_else(|_| base.routing.clone());
+    Ok(Saturation {
+        routing: name,
+        // Rounded to the grid (no 0.9500000000000001).
+        fraction: (lo as f64 * step * 1e9).round() / 1e9,
+        load: grid(lo),
+        capacity,
+        runs,
+    })
+}
+
+pub fn run(a: SaturationArgs) -> Result<(), CliError> {
+    if !(a.step > 0.0 && a.step <= 0.5) {
+        return Err(CliError::Input(format!(
+            "--step {}; accepted a fraction of capacity in (0, 0.5]",
+            a.step
+        )));
+    }
+    if !(1..=32).contains(&a.seeds) {
+        return Err(CliError::Input(format!(
+            "--seeds {}; accepted 1..=32",
+            a.seeds
+        )));
+    }
+    if !(0.5..=1.0).contains(&a.threshold) {
+        return Err(CliError::Input(format!(
+            "--threshold {}; accepted 0.5..=1",
+            a.threshold
+        )));
+    }
+    let scenarios = a.scenario.scenarios(a.compare)?;
+    let mut routings = Vec::new();
+    for s in &scenarios {
+        routings.push(saturation(s, a.step, a.seeds, a.threshold)?);
+    }
+    let first = &scenarios[0];
+    let report = SaturationReport {
+        topology: first.topology.clone(),
+        traffic: first.traffic.clone(),
+        switch_model: first.switch_model.as_str().to_string(),
+        step: a.step,
+        seeds: a.seeds,
+        threshold: a.threshold,
+        routings,
+    };
+    if a.json {
+        super::emit(&(serde_json::to_string(&report).unwrap_or_default() + "\n"))?;
+    } else {
+        let mut out = format!(
+            "saturation: largest load on a {:.3}·capacity grid with accepted >= {} x offered on {} seeds\n\
+             topology {}  traffic {}  switch model {}\n",
+            report.step,
+            report.threshold,
+            report.seeds,
+            report.topology,
+            report.traffic,
+            report.switch_model
+        );
+        let w = report
+            .routings
+            .iter()
+            .map(|r| r.routing.len())
+            .max()
+            .unwrap_or(7)
+            .max(7);
+        out.push_str(&format!(
+            "{:w$}  fraction  flits/host/cycle  runs\n",
+            "routing"
+        ));
+        for r in &report.routings {
+            out.push_str(&format!(
+                "{:w$}  {:8.2}  {:16.4}  {:4}\n",
+                r.routing, r.fraction, r.load, r.runs
+            ));
+        }
+        super::emit(&out)?;
+    }
+    Ok(())
+}

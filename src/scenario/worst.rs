@@ -1,0 +1,56 @@
+//! The `worst` traffic pattern: the permutation that loads an oblivious
+//! routing's busiest channel most (Towles and Dally's worst case, computed
+//! exactly by [`crate::analysis::worst_case`]), so `sim`, `sweep` and the
+//! app can run it.
+//!
+//! Forms: `worst` (the worst case of the scenario's own routing) and
+//! `worst:routing=SPEC` (of another routing, e.g. `worst:routing=rlb` or
+//! `worst:routing=dor:tie=random`; everything after `routing=` is the
+//! routing spec). Tori and meshes with one host per switch, within the
+//! analysis's limits. Node s sends to `permutation[s]`; fixed points send
+//! to themselves, as in the analysis (they load no channel).
+
+use crate::analysis::{ChannelWeights, Cube, ObliviousRouting, worst_case};
+use crate::topology::Network;
+use crate::traffic::Pattern;
+
+/// The accepted forms, quoted in errors.
+pub const ACCEPTED: &str = "worst, worst:routing=dor[:tie=..]|rdor|val|romm[:order=..]|rlb|rlbth";
+
+/// The routing spec a `worst` traffic spec names (`own` for plain
+/// `worst`), or `None` when the spec is not a `worst` one.
+pub fn routing_of<'a>(traffic: &'a str, own: &'a str) -> Option<Result<&'a str, String>> {
+    let t = traffic.trim();
+    if t == "worst" {
+        return Some(Ok(own));
+    }
+    let rest = t.strip_prefix("worst:")?;
+    Some(rest.strip_prefix("routing=").ok_or_else(|| {
+        format!("traffic `{t}`: `worst` takes `routing=SPEC`; accepted: {ACCEPTED}")
+    }))
+}
+
+/// Check the spec's form (without a network).
+pub fn check(traffic: &str, own: &str) -> Option<Result<(), String>> {
+    let routing = routing_of(traffic, own)?;
+    Some(routing.and_then(|r| {
+        r.parse::<ObliviousRouting>()
+            .map(|_| ())
+            .map_err(|e| format!("traffic `{traffic}`: {e}"))
+    }))
+}
+
+/// The worst-case permutation as a traffic pattern on `net`, or `None`
+/// when `traffic` is not a `worst` spec.
+pub fn pattern(traffic: &str, own: &str, net: &Network) -> Option<Result<Pattern, String>> {
+    let routing = routing_of(traffic, own)?;
+    Some((|| {
+        let r: ObliviousRouting = routing?
+            .parse()
+            .map_err(|e| format!("traffic `{traffic}`: {e}"))?;
+        let cube = Cube::from_network(net).map_err(|e| format!("traffic `{traffic}`: {e}"))?;
+        let w = ChannelWeights::new(&cube, r).map_err(|e| format!("traffic `{traffic}`: {e}"))?;
+        let wc = worst_case(&w).map_err(|e| format!("traffic `{traffic}`: {e}"))?;
+        Ok(Pattern::Permutation(wc.permutation))
+    })())
+}

@@ -1,0 +1,223 @@
+//! Several routings in one command (repeated `--routing`, `--compare`), the
+//! switch model flag, the VC minimum, the worst-case traffic and
+//! `routelab saturation`, run as a user would.
+
+use std::process::Command;
+
+fn routelab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_routelab"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const SHORT: &[&str] = &["--cycles", "800", "--warmup", "200"];
+
+fn args<'a>(a: &[&'a str]) -> Vec<&'a str> {
+    let mut v = a.to_vec();
+    v.extend_from_slice(SHORT);
+    v
+}
+
+#[test]
+fn repeated_routing_runs_each_on_the_same_traffic() {
+    let (code, out, err) = routelab(&args(&[
+        "sim",
+        "--topology",
+        "torus:4x4",
+        "--vcs",
+        "8",
+        "--routing",
+        "dor",
+        "--routing",
+        "val",
+        "--routing",
+        "rlb",
+        "--json",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let runs = v["runs"].as_array().unwrap();
+    let names: Vec<&str> = runs
+        .iter()
+        .map(|r| r["routing"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["dor:tie=plus", "val", "rlb"]);
+    // The same traffic: the same packets generated.
+    let generated: Vec<f64> = runs
+        .iter()
+        .map(|r| r["generated"].as_f64().unwrap())
+        .collect();
+    assert!(generated.windows(2).all(|w| w[0] == w[1]), "{generated:?}");
+    // VAL's paths are twice as long as DOR's.
+    let hops = |i: usize| runs[i]["avg_hops"].as_f64().unwrap();
+    assert!(hops(1) > 1.6 * hops(0), "{} {}", hops(0), hops(1));
+}
+
+#[test]
+fn compare_runs_the_routings_family() {
+    let (code, out, err) = routelab(&args(&[
+        "sim",
+        "--topology",
+        "torus:4x4",
+        "--vcs",
+        "8",
+        "--routing",
+        "rlb",
+        "--compare",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    for r in ["dor", "rdor", "val", "romm", "rlb", "rlbth"] {
+        assert!(out.lines().any(|l| l.starts_with(r)), "{r} missing:\n{out}");
+    }
+    // On a fat tree the static family: up*/down* and D-mod-k.
+    let (code, out, err) = routelab(&args(&["sim", "--topology", "fattree:4", "--compare"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("dmodk") && out.contains("updown"), "{out}");
+    // Sweeps too.
+    let (code, out, err) = routelab(&args(&[
+        "sweep",
+        "--topology",
+        "torus:4x4",
+        "--routing",
+        "dor",
+        "--routing",
+        "updown",
+        "--loads",
+        "0.1,0.2",
+        "--json",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["routings"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn too_few_vcs_name_the_minimum_and_exit_2() {
+    for (routing, topology, vcs, needle) in [
+        ("rlb", "torus:8x8", "4", "at least 8 virtual channels"),
+        ("val", "torus:4x4x4", "8", "at least 12 virtual channels"),
+        ("rdor", "torus:8x8", "2", "at least 4 virtual channels"),
+        ("dor", "torus:8x8", "1", "at least 2 virtual channels"),
+    ] {
+        let (code, _, err) = routelab(&args(&[
+            "sim",
+            "--topology",
+            topology,
+            "--routing",
+            routing,
+            "--vcs",
+            vcs,
+        ]));
+        assert_eq!(code, 2, "{routing}: {err}");
+        assert!(err.contains(needle), "{routing}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    let (code, _, err) = routelab(&args(&[
+        "sim",
+        "--topology",
+        "mesh:4x4",
+        "--routing",
+        "rlb",
+        "--vcs",
+        "8",
+    ]));
+    assert_eq!(code, 2);
+    assert!(err.contains("torus"), "{err}");
+}
+
+#[test]
+fn switch_model_flag_and_its_errors() {
+    let (code, out, err) = routelab(&args(&[
+        "sim",
+        "--topology",
+        "torus:4x4",
+        "--switch-model",
+        "output-queued",
+        "--json",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["delivered_packets"].as_u64().unwrap() > 100);
+    let (code, _, err) = routelab(&["sim", "--switch-model", "crossbar"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("input-queued") && err.contains("output-queued"),
+        "{err}"
+    );
+}
+
+#[test]
+fn worst_case_traffic_runs_and_bad_forms_name_the_problem() {
+    let (code, out, err) = routelab(&args(&[
+        "sim",
+        "--topology",
+        "torus:4x4",
+        "--vcs",
+        "8",
+        "--routing",
+        "rlb",
+        "--traffic",
+        "worst",
+        "--json",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"traffic\":\"worst\""), "{out}");
+    for (traffic, topology, needle) in [
+        ("worst:routing=zigzag", "torus:4x4", "unknown routing"),
+        ("worst:rlb", "torus:4x4", "routing=SPEC"),
+        ("worst:routing=val", "fattree:4", "k-ary n-cubes"),
+    ] {
+        let (code, _, err) = routelab(&args(&[
+            "sim",
+            "--topology",
+            topology,
+            "--traffic",
+            traffic,
+        ]));
+        assert_eq!(code, 2, "{traffic}: {err}");
+        assert!(err.contains(needle), "{traffic}: {err}");
+    }
+}
+
+/// Tornado on an 8-node ring with minimal routing saturates at 1/3 of
+/// capacity (output-queued switches, so the channels are the only limit).
+#[test]
+fn saturation_of_tornado_on_a_ring() {
+    let (code, out, err) = routelab(&[
+        "saturation",
+        "--topology",
+        "torus:8",
+        "--switch-model",
+        "output-queued",
+        "--routing",
+        "dor",
+        "--traffic",
+        "tornado",
+        "--packet-flits",
+        "1",
+        "--step",
+        "0.02",
+        "--seeds",
+        "2",
+        "--cycles",
+        "4000",
+        "--warmup",
+        "1000",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let f = v["routings"][0]["fraction"].as_f64().unwrap();
+    assert!((0.28..=0.34).contains(&f), "{f}");
+    for (flag, value) in [("--step", "0"), ("--seeds", "99"), ("--threshold", "2")] {
+        let (code, _, err) = routelab(&["saturation", flag, value]);
+        assert_eq!(code, 2, "{flag}: {err}");
+        assert!(err.contains("accepted"), "{flag}: {err}");
+    }
+}

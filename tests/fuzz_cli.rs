@@ -1,0 +1,286 @@
+//! Fuzzing the command line: every subcommand with random flags, numbers as
+//! people type them (negative, fractional, huge, NaN, empty), malformed
+//! specs, missing and repeated flags. Each invocation runs the real binary
+//! under a 4 GiB address-space limit and must end within 30 s with exit code
+//! 0, 1 (a run that failed) or 2 (bad input, with a message naming the flag
+//! or the field); never a panic (101) or a signal. Every numeric flag of
+//! every subcommand, found through clap, takes a negative number to
+//! routelab's own validation, whose message gives the accepted range.
+
+mod fuzz_support;
+
+use fuzz_support::{AWKWARD_NUMBERS, TOPOLOGIES, TRAFFIC, fuzz, near_miss, routing_examples};
+use proptest::prelude::*;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_routelab");
+
+/// What an invocation did.
+#[derive(Debug)]
+pub struct Outcome {
+    pub code: Option<i32>,
+    pub stderr: String,
+    pub took: Duration,
+}
+
+/// Run the binary with `args` under a 4 GiB address-space limit, killed
+/// after `limit`.
+pub fn invoke(args: &[String], limit: Duration) -> Outcome {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 4194304 2>/dev/null; exec \"$0\" \"$@\"")
+        .arg(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn the routelab binary");
+    let start = Instant::now();
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut s);
+        s
+    });
+    let code = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break Some(-1);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Outcome {
+        code,
+        stderr: reader.join().unwrap_or_default(),
+        took: start.elapsed(),
+    }
+}
+
+/// Every long flag of a subcommand with whether it takes a value.
+fn flags(sub: &str) -> Vec<(String, bool)> {
+    use clap::CommandFactory;
+    let cmd = routelab::cli::Cli::command();
+    let Some(s) = cmd.get_subcommands().find(|c| c.get_name() == sub) else {
+        return Vec::new();
+    };
+    s.get_arguments()
+        .filter_map(|a| {
+            let long = a.get_long()?;
+            let takes = a.get_action().takes_values();
+            Some((format!("--{long}"), takes))
+        })
+        .filter(|(f, _)| f != "--help" && f != "--version")
+        .collect()
+}
+
+const SUBCOMMANDS: &[&str] = &["sim", "sweep", "saturation", "topo", "paths", "load"];
+
+/// Quick defaults so that a valid invocation runs in well under a second.
+fn quick(sub: &str) -> &'static [(&'static str, &'static str)] {
+    match sub {
+        "sim" => &[
+            ("--topology", "torus:4x4"),
+            ("--cycles", "300"),
+            ("--warmup", "100"),
+        ],
+        "sweep" => &[
+            ("--topology", "torus:4x4"),
+            ("--cycles", "300"),
+            ("--warmup", "100"),
+            ("--loads", "0.1,0.5"),
+        ],
+        "saturation" => &[
+            ("--topology", "torus:4x4"),
+            ("--cycles", "300"),
+            ("--warmup", "100"),
+            ("--seeds", "1"),
+            ("--step", "0.25"),
+        ],
+        "topo" => &[("--topology", "torus:4x4")],
+        "paths" => &[
+            ("--topology", "irregular:8:seed=2"),
+            ("--select", "lowport"),
+            ("--budget", "100"),
+        ],
+        "load" => &[
+            ("--topology", "torus:4x4"),
+            ("--routing", "dor"),
+            ("--traffic", "uniform"),
+        ],
+        _ => &[],
+    }
+}
+
+fn value() -> BoxedStrategy<String> {
+    let examples: &'static [&'static str] = Box::leak(routing_examples().into_boxed_slice());
+    prop_oneof![
+        4 => prop::sample::select(AWKWARD_NUMBERS).prop_map(str::to_string),
+        2 => near_miss(TOPOLOGIES),
+        2 => near_miss(examples),
+        1 => near_miss(TRAFFIC),
+        1 => prop::sample::select(&[
+            "wormhole", "vct", "saf", "adaptive", "first-free", "random", "output-queued",
+            "exponential", "updown-dfs", "udwm", "maxcp", "sa", "ga", "sd", "max", "0.1:0.9:0.2",
+            "0.1,0.2", "-0.1:0.5:0.1", "1:0:0.1", "0:1:0", "0:1:1e-9", "/nonexistent.json",
+            "/dev/null", "--json", "-", "🙂",
+        ][..])
+        .prop_map(str::to_string),
+    ]
+    .boxed()
+}
+
+fn invocation() -> impl Strategy<Value = Vec<String>> {
+    let flag = (any::<prop::sample::Index>(), value(), any::<bool>());
+    (
+        prop::sample::select(SUBCOMMANDS),
+        prop::collection::vec(flag, 0..4),
+        any::<bool>(),
+    )
+        .prop_map(|(sub, picks, defaults)| {
+            let all = flags(sub);
+            let mut args = vec![sub.to_string()];
+            for (i, v, with_value) in picks {
+                let (f, takes) = &all[i.index(all.len())];
+                args.push(f.clone());
+                if *takes || with_value {
+                    args.push(v);
+                }
+            }
+            // A process argument cannot hold a NUL byte.
+            for a in &mut args {
+                *a = a.replace('\0', "\\0");
+            }
+            if defaults {
+                for (f, v) in quick(sub) {
+                    if !args.iter().any(|a| a == f) {
+                        args.push(f.to_string());
+                        args.push(v.to_string());
+                    }
+                }
+            }
+            args
+        })
+}
+
+/// Does an exit-2 message say what is wrong: a flag or field of the
+/// invocation, or what is accepted?
+fn names_something(args: &[String], stderr: &str) -> bool {
+    stderr.starts_with("error:")
+        && (stderr.contains("accepted")
+            || stderr.contains("required")
+            || stderr.contains("cannot")
+            // clap quotes the stray or repeated argument (or its first
+            // letters, `-i` of `-inf`).
+            || quoted(stderr).iter().any(|q| args.iter().any(|a| a.contains(q.as_str())))
+            || args.iter().filter(|a| a.starts_with("--")).any(|f| {
+                let name = f.trim_start_matches('-');
+                stderr.contains(f.as_str())
+                    || stderr.contains(name)
+                    || stderr.contains(&name.replace('-', "_"))
+            }))
+}
+
+/// The non-empty `'...'`-quoted tokens of a message.
+fn quoted(msg: &str) -> Vec<String> {
+    msg.split('\'')
+        .skip(1)
+        .step_by(2)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+pub fn check(args: &[String], limit: Duration) -> Result<(), String> {
+    let out = invoke(args, limit);
+    let shown = || format!("routelab {}", args.join(" "));
+    if out.stderr.contains("panicked") || out.stderr.contains("RUST_BACKTRACE") {
+        return Err(format!("{}: panicked: {}", shown(), out.stderr));
+    }
+    match out.code {
+        Some(0) | Some(1) => Ok(()),
+        Some(2) if names_something(args, &out.stderr) => Ok(()),
+        Some(2) => Err(format!(
+            "{}: a message that names nothing: {}",
+            shown(),
+            out.stderr
+        )),
+        Some(-1) => Err(format!("{}: still running after {:?}", shown(), out.took)),
+        other => Err(format!(
+            "{}: exit {other:?} (a signal, an abort or a panic): {}",
+            shown(),
+            out.stderr
+        )),
+    }
+}
+
+#[test]
+fn malformed_invocations() {
+    fuzz("cli_invocations", 60, invocation(), |args| {
+        check(args, Duration::from_secs(60))
+    });
+}
+
+/// Every numeric flag of every subcommand (a flag that takes `1` but not
+/// `abc`) takes `-0.5` and `-1` as values: the message is routelab's, with
+/// the accepted range, not the parser's "unexpected argument".
+#[test]
+fn negative_numbers_reach_routelab_validation() {
+    let mut numeric = 0;
+    for sub in SUBCOMMANDS {
+        for (flag, takes) in flags(sub) {
+            if !takes {
+                continue;
+            }
+            let base: Vec<String> = quick(sub)
+                .iter()
+                .filter(|(f, _)| *f != flag)
+                .flat_map(|(f, v)| [f.to_string(), v.to_string()])
+                .collect();
+            let with = |v: &str| {
+                let mut a = vec![sub.to_string(), flag.clone(), v.to_string()];
+                a.extend(base.clone());
+                a
+            };
+            use clap::Parser;
+            let parses = |v: &str| {
+                let mut a = vec!["routelab".to_string()];
+                a.extend(with(v));
+                routelab::cli::Cli::try_parse_from(a).is_ok()
+            };
+            if !parses("1") || parses("abc") {
+                continue; // not a numeric flag
+            }
+            numeric += 1;
+            for v in ["-0.5", "-1", "nan", "1e999", "99999999999999999999999"] {
+                let args = with(v);
+                let out = invoke(&args, Duration::from_secs(60));
+                let msg = &out.stderr;
+                // No numeric flag takes a negative number; a huge one may
+                // be accepted (e.g. `load --load`, which only scales).
+                if !v.starts_with('-') && out.code == Some(0) {
+                    continue;
+                }
+                assert_eq!(out.code, Some(2), "routelab {}: {msg}", args.join(" "));
+                assert!(
+                    !msg.contains("unexpected argument"),
+                    "routelab {}: {msg}",
+                    args.join(" ")
+                );
+                let name = flag.trim_start_matches('-');
+                assert!(
+                    (msg.contains(&flag) || msg.contains(&name.replace('-', "_")))
+                        && msg.contains("accepted"),
+                    "routelab {}: the message should name {flag} and the accepted range: {msg}",
+                    args.join(" ")
+                );
+            }
+        }
+    }
+    assert!(numeric >= 15, "only {numeric} numeric flags found");
+}
