@@ -27,13 +27,13 @@ fn every_preset_survives_save_load_and_share() {
             |ui, app: &mut RoutelabApp| app.show(ui),
             RoutelabApp::new(Settings::default()),
         );
-    h.run();
+    h.run_steps(2);
     let (all, problems) = presets::all();
     assert!(problems.is_empty(), "{problems:?}");
     for (i, preset) in all.iter().enumerate() {
         // Load the preset in the app.
         h.state_mut().push(AppCommand::LoadPreset(i));
-        h.run();
+        h.run_steps(2);
         let shown = h.state().session.scenario.clone();
         assert_eq!(shown, preset.scenario, "{}", preset.source);
         let reference = digest_of(&shown);
@@ -52,10 +52,10 @@ fn every_preset_survives_save_load_and_share() {
         // Save (the text File > Save writes), then load it back.
         let saved = shown.to_json();
         h.state_mut().push(AppCommand::Apply(Box::default()));
-        h.run();
+        h.run_steps(2);
         h.state_mut()
             .push(AppCommand::LoadScenarioText(saved.clone()));
-        h.run();
+        h.run_steps(2);
         let loaded = h.state().session.scenario.clone();
         assert_eq!(loaded, shown, "{}: saved and loaded", preset.source);
         let d = digest_of(&loaded);

@@ -134,6 +134,12 @@ impl RoutelabApp {
                 }
             }
             AppCommand::CancelSweep => self.sweep.cancel(),
+            AppCommand::StartTour(id) => {
+                if let Err(e) = self.start_tour(&id) {
+                    self.error(format!("The tour did not start: {e}"));
+                }
+            }
+            AppCommand::Tour(b) => self.tour_button(b),
             AppCommand::SaveScenario => {
                 let json = self.session.scenario.to_json();
                 #[cfg(not(target_arch = "wasm32"))]
@@ -268,7 +274,11 @@ impl RoutelabApp {
             self.push(AppCommand::ToggleHelp);
         }
         if esc {
-            self.show_help = false;
+            if self.show_help {
+                self.show_help = false;
+            } else if self.tour.is_some() {
+                self.push(AppCommand::Tour(tour::overlay::TourButton::End));
+            }
         }
     }
 }

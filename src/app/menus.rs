@@ -6,11 +6,13 @@ use super::*;
 impl RoutelabApp {
     pub(super) fn top_ui(&mut self, ui: &mut egui::Ui) {
         egui::Panel::top("menu_bar").show(ui, |ui| {
+            tour::overlay::mark(ui, "menu");
             egui::MenuBar::new().ui(ui, |ui| {
                 self.menus_ui(ui);
             });
         });
         egui::Panel::top("toolbar").show(ui, |ui| {
+            tour::overlay::mark(ui, "toolbar");
             ui.add_space(2.0);
             ui.horizontal_wrapped(|ui| self.toolbar_ui(ui));
             if let Some(m) = self.message.clone() {
@@ -155,6 +157,22 @@ impl RoutelabApp {
         ui.menu_button("Help", |ui| {
             if ui.button("Keyboard shortcuts (?)").clicked() {
                 self.push(AppCommand::ToggleHelp);
+                ui.close();
+            }
+            ui.separator();
+            ui.label(egui::RichText::new("Guided tours").weak());
+            let mut start = None;
+            for t in &self.tours {
+                if ui
+                    .button(&t.title)
+                    .on_hover_text(format!("{}\n(link: #tour={})", t.summary, t.id))
+                    .clicked()
+                {
+                    start = Some(t.id.clone());
+                }
+            }
+            if let Some(id) = start {
+                self.push(AppCommand::StartTour(id));
                 ui.close();
             }
         });

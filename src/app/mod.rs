@@ -35,6 +35,7 @@ pub mod session;
 pub mod share;
 pub mod sweep;
 pub mod theme;
+pub mod tour;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 mod windows;
@@ -79,6 +80,10 @@ pub enum AppCommand {
     /// when it comes, see `file_dialog`).
     #[cfg(not(target_arch = "wasm32"))]
     OpenFileDialog(file_dialog::Purpose),
+    /// Start a guided tour (its id, as in `#tour=ID`).
+    StartTour(String),
+    /// A tour's Back, Next or End.
+    Tour(tour::overlay::TourButton),
 }
 
 /// What the app remembers between runs.
@@ -167,6 +172,10 @@ pub struct RoutelabApp {
     pub frame_cpu_ms: Option<f32>,
     /// A run towards a digest a link asked for (`&digest`).
     pub digest_run: Option<digest_run::DigestRun>,
+    /// The built-in guided tours ([`tour`]).
+    pub tours: Vec<tour::Tour>,
+    /// The tour being taken, if any.
+    pub tour: Option<tour::TourRun>,
 }
 
 impl Default for RoutelabApp {
@@ -192,7 +201,9 @@ impl RoutelabApp {
                 })
             }
         };
-        let (presets, problems) = presets::all();
+        let (presets, mut problems) = presets::all();
+        let (tours, tour_problems) = tour::all();
+        problems.extend(tour_problems);
         if message.is_none() && !problems.is_empty() {
             message = Some(Message {
                 is_error: true,
@@ -237,6 +248,8 @@ impl RoutelabApp {
             png_path: None,
             frame_cpu_ms: None,
             digest_run: None,
+            tours,
+            tour: None,
             settings,
         };
         if let Some(r) = app.settings.compare_routing.clone()
@@ -271,6 +284,11 @@ impl RoutelabApp {
                 }
                 Some(Err(e)) => app.error(format!("{e} (kept the previous scenario)")),
                 None => web::set_fragment(&share::encode_fragment(&app.session.scenario)),
+            }
+            if let Some(id) = tour::requested(&hash).or_else(|| tour::requested(&query))
+                && let Err(e) = app.start_tour(&id)
+            {
+                app.error(format!("The link's tour did not start: {e}"));
             }
         }
         app
@@ -341,6 +359,11 @@ impl RoutelabApp {
             self.details_panel_ui(ui);
         }
         if self.path_selection.open {
+            // Opened: show the chosen algorithm's result at once.
+            let ps = &mut self.path_selection;
+            if ps.result.is_none() && ps.error.is_none() && !ps.is_running() {
+                ps.compute(self.session.sim.network());
+            }
             self.path_selection_ui(ui);
         }
         if self.oblivious.open {
@@ -350,6 +373,7 @@ impl RoutelabApp {
         self.oblivious.take_pick(&mut self.selected);
         self.help_ui(&ctx);
         self.file_window_ui(&ctx);
+        self.tour_frame(&ctx);
 
         self.apply_commands(&ctx);
         #[cfg(target_arch = "wasm32")]

@@ -27,6 +27,15 @@ impl Metric {
         Metric::Occupancy,
         Metric::CrossingPaths,
     ];
+    /// The name tours and settings use.
+    pub fn key(self) -> &'static str {
+        match self {
+            Metric::Utilization => "utilization",
+            Metric::QueueingDelay => "queueing_delay",
+            Metric::Occupancy => "occupancy",
+            Metric::CrossingPaths => "crossing_paths",
+        }
+    }
     pub fn label(self) -> &'static str {
         match self {
             Metric::Utilization => "Utilization",

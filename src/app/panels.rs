@@ -10,6 +10,7 @@ impl RoutelabApp {
             .resizable(true)
             .default_size(340.0)
             .show(ui, |ui| {
+                tour::overlay::mark(ui, "path_selection");
                 egui::ScrollArea::vertical()
                     .id_salt("path_selection_scroll")
                     .show(ui, |ui| {
@@ -38,6 +39,7 @@ impl RoutelabApp {
 
     pub(super) fn status_ui(&mut self, ui: &mut egui::Ui) {
         egui::Panel::bottom("status").show(ui, |ui| {
+            tour::overlay::mark(ui, "status");
             ui.horizontal_wrapped(|ui| {
                 let s = &self.session;
                 if s.sim.latency_unit() == "slices" {
@@ -109,6 +111,7 @@ impl RoutelabApp {
             .resizable(true)
             .default_size(330.0)
             .show(ui, |ui| {
+                tour::overlay::mark(ui, "controls");
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     ui.add_space(4.0);
                     let title = if self.draft.name.is_empty() {
@@ -250,6 +253,7 @@ impl RoutelabApp {
             .resizable(true)
             .default_size(260.0)
             .show(ui, |ui| {
+                tour::overlay::mark(ui, "details");
                 ui.horizontal(|ui| {
                     ui.label(egui::RichText::new("Selection").strong());
                     if ui
@@ -311,9 +315,7 @@ impl RoutelabApp {
             ui.allocate_ui(egui::vec2(ui.available_width(), view_h), |ui| {
                 ui.columns(runs.len() + usize::from(analysis.is_some()), |cols| {
                     let mut cols = cols.iter_mut();
-                    // The analysis takes the first column only when there is
-                    // one (a tuple pattern would take it either way and leave
-                    // the runs without a column).
+                    // (The analysis takes a column only when there is one.)
                     if let Some(v) = &analysis
                         && let Some(col) = cols.next()
                     {
@@ -365,12 +367,16 @@ impl RoutelabApp {
                     ui.selectable_value(&mut self.show_sweep_plot, true, "Sweep curves");
                 });
             }
+            tour::overlay::mark(ui, "curves");
             if has_sweep && self.show_sweep_plot {
                 plots::sweep_curves_ui(ui, &self.sweep.progress().points, theme);
             } else {
                 let named: Vec<(&str, &crate::sim::Simulation)> =
                     runs.iter().map(|(l, s)| (l.as_str(), *s)).collect();
                 plots::live_curves_ui(ui, &named, theme);
+            }
+            if let Some(r) = view_rect {
+                tour::overlay::mark_rect(ui.ctx(), "network", r);
             }
             self.view_rect = view_rect;
             self.selected = selected;

@@ -66,6 +66,14 @@ impl Theme {
             Color32::from_rgb(20, 120, 40)
         }
     }
+    /// The outline of what a guided tour points at.
+    pub fn highlight(self) -> Color32 {
+        if self.is_dark() {
+            Color32::from_rgb(255, 200, 60)
+        } else {
+            Color32::from_rgb(220, 120, 0)
+        }
+    }
     /// Series colours: run A, run B.
     pub fn series(self, i: usize) -> Color32 {
         match (i, self.is_dark()) {

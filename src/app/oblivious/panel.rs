@@ -904,6 +904,7 @@ impl RoutelabApp {
             .resizable(true)
             .default_size(400.0)
             .show(ui, |ui| {
+                crate::app::tour::overlay::mark(ui, "oblivious");
                 egui::ScrollArea::vertical()
                     .id_salt("oblivious_scroll")
                     .show(ui, |ui| {

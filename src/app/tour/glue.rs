@@ -1,0 +1,173 @@
+//! A guided tour in the app: starting one (Help menu, `#tour=ID`), issuing
+//! each step's actions through the app's own commands, moving on when the
+//! step's wait is over, and the checks the UI tests make of each step.
+
+use super::overlay::{self, TourButton};
+use super::{Action, Expect, Observed, TourRun};
+use crate::app::network_view::Metric;
+use crate::app::playback::{PlaybackCommand, Speed};
+use crate::app::{AppCommand, RoutelabApp};
+
+impl RoutelabApp {
+    /// Start the built-in tour `id`; an unknown id is refused with the
+    /// accepted ones.
+    pub fn start_tour(&mut self, id: &str) -> Result<(), String> {
+        match self.tours.iter().find(|t| t.id == id) {
+            Some(t) => {
+                self.tour = Some(TourRun::new(t.clone()));
+                Ok(())
+            }
+            None => Err(format!(
+                "no tour `{id}`; accepted: {}",
+                self.tours
+                    .iter()
+                    .map(|t| t.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+
+    /// What a step's wait looks at: run A's cycle, routing and last
+    /// measurement window.
+    pub fn tour_observed(&self) -> Observed {
+        let sim = &self.session.sim;
+        let last = sim.stats().windows().last();
+        Observed {
+            cycle: sim.now(),
+            latency: last.map_or(0.0, |w| w.avg_latency),
+            accepted: last.map_or(0.0, |w| w.accepted),
+            routing: sim.routing_name(),
+        }
+    }
+
+    /// A tour button pressed (the callout, Enter, Escape, or a test).
+    pub(in crate::app) fn tour_button(&mut self, b: TourButton) {
+        let Some(run) = &mut self.tour else { return };
+        match b {
+            TourButton::Back => run.back(),
+            TourButton::Next => {
+                if !run.advance() {
+                    self.tour = None;
+                }
+            }
+            TourButton::End => self.tour = None,
+        }
+    }
+
+    /// One frame of the tour: the step's actions once, its wait, the
+    /// callout and its buttons.
+    pub(in crate::app) fn tour_frame(&mut self, ctx: &egui::Context) {
+        let Some(run) = &mut self.tour else { return };
+        if let Some(start) = run.start_step() {
+            let actions = start.actions.to_vec();
+            for a in actions {
+                self.tour_action(a, ctx);
+            }
+        }
+        let observed = self.tour_observed();
+        if let Some(run) = &mut self.tour {
+            run.poll(&observed);
+        }
+        let Some(run) = &self.tour else { return };
+        let mut pressed = overlay::tour_ui(ctx, run, self.settings.theme);
+        if !ctx.egui_wants_keyboard_input() {
+            ctx.input_mut(|i| {
+                if i.consume_key(egui::Modifiers::NONE, egui::Key::Enter) {
+                    pressed = Some(TourButton::Next);
+                }
+            });
+        }
+        if let Some(b) = pressed {
+            self.push(AppCommand::Tour(b));
+        }
+        ctx.request_repaint();
+    }
+
+    /// Issue one action through the app's own commands, in order (a
+    /// `set` after a `preset` changes the preset's scenario).
+    fn tour_action(&mut self, a: Action, ctx: &egui::Context) {
+        let cmd = match a {
+            Action::Preset(file) => match self.presets.iter().position(|p| p.source == file) {
+                Some(i) => AppCommand::LoadPreset(i),
+                None => return self.error(format!("The tour's preset {file} is missing")),
+            },
+            Action::Set(fields) => {
+                let mut s = self.session.scenario.clone();
+                match super::apply_fields(&mut s, &fields) {
+                    Ok(()) => AppCommand::Apply(Box::new(s)),
+                    Err(e) => return self.error(format!("The tour's change was refused: {e}")),
+                }
+            }
+            Action::SwapRouting(spec) => AppCommand::SwapRouting {
+                spec,
+                on_compare: false,
+            },
+            Action::Compare(r) => AppCommand::SetCompare(r),
+            Action::Play(true) => AppCommand::Playback(PlaybackCommand::Play),
+            Action::Play(false) => AppCommand::Playback(PlaybackCommand::Pause),
+            Action::Reset(_) => AppCommand::Playback(PlaybackCommand::Reset),
+            Action::Speed(n) => AppCommand::Playback(PlaybackCommand::SetSpeed(
+                Speed::CyclesPerFrame(n.clamp(1, 10_000) as u32),
+            )),
+            Action::Metric(m) => {
+                if let Some(m) = Metric::ALL.into_iter().find(|x| x.key() == m) {
+                    self.settings.metric = m;
+                }
+                return;
+            }
+            Action::Panel(p) => {
+                match p.as_str() {
+                    "path_selection" => {
+                        self.path_selection.open = true;
+                        self.path_selection.sync_from(&self.session.scenario);
+                        self.path_selection.compute(self.session.sim.network());
+                    }
+                    "oblivious" => self.oblivious.open = true,
+                    _ => {}
+                }
+                return;
+            }
+        };
+        self.apply_command(cmd, ctx);
+    }
+
+    /// What differs from a step's `expect` (empty when all holds); the UI
+    /// tests check every step with it.
+    pub fn tour_expect_problems(&self, e: &Expect) -> Vec<String> {
+        let s = &self.session.scenario;
+        let mut p = Vec::new();
+        let mut check = |what: &str, want: &Option<String>, got: String| {
+            if let Some(w) = want
+                && *w != got
+            {
+                p.push(format!("{what}: expected {w}, shown {got}"));
+            }
+        };
+        check("topology", &e.topology, s.topology.clone());
+        check("routing", &e.routing, self.session.sim.routing_name());
+        check("traffic", &e.traffic, s.traffic.clone());
+        check("metric", &e.metric, self.settings.metric.key().to_string());
+        if let Some(panel) = &e.panel {
+            let open = match panel.as_str() {
+                "path_selection" => self.path_selection.open,
+                "oblivious" => self.oblivious.open,
+                _ => false,
+            };
+            if !open {
+                p.push(format!("panel {panel} is not open"));
+            }
+        }
+        if let Some(w) = e.playing
+            && w != self.playback.playing
+        {
+            p.push(format!("playing: expected {w}"));
+        }
+        if let Some(w) = e.comparing
+            && w != self.session.compare.is_some()
+        {
+            p.push(format!("comparing: expected {w}"));
+        }
+        p
+    }
+}
