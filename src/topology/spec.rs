@@ -415,7 +415,11 @@ mod tests {
             ),
             ("torus:8x8:2", "option `2` is not key=value"),
             ("fattree:4:hosts=2", "no hosts= option"),
-            ("fattree:4:seed=2", "`fattree` takes no options"),
+            ("fattree:4:foo=2", "unknown option `foo` for `fattree`"),
+            (
+                "fattree:4:hetero=odd",
+                "hetero `odd`; accepted equal, paper",
+            ),
             ("irregular:16:ports=256", "ports `256`"),
         ] {
             let e = s.parse::<TopologySpec>().unwrap_err().to_string();

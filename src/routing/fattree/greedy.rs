@@ -503,18 +503,27 @@ mod tests {
             "fattree-greedy:step=7",
             "fattree-greedy:step=6:k_diff=1.25:p=0.5:score=size:k_deg=0.5",
             "fattree-greedy:step=4:k_bw_out=2.5:k_level=1,1.5,2",
-            "fattree-greedy:step=7:k_access_buff=150",
+            "fattree-greedy:step=7:k_access_buff=100",
         ] {
             let parts: Vec<&str> = s.split(':').skip(1).collect();
             assert_eq!(GreedySpec::parse(&parts).unwrap().canonical(), s);
         }
+        // A default given explicitly is left out of the canonical form.
+        let parts = ["step=7", "k_access_buff=150"];
+        assert_eq!(
+            GreedySpec::parse(&parts).unwrap().canonical(),
+            "fattree-greedy:step=7"
+        );
         for (opt, needle) in [
             ("step=8", "accepted 1..=7"),
             ("k_diff=0.5", "k_diff `0.5`; accepted a number >= 1"),
             ("k_level=1,2", "three numbers"),
             ("score=best", "accepted buffer, size"),
             ("k_access_buff=-1", "whole number"),
-            ("zeta=1", "takes no option `zeta`"),
+            (
+                "zeta=1",
+                "unknown option `zeta` for `fattree-greedy`; accepted step",
+            ),
             ("p=2", "0..=1"),
         ] {
             let e = GreedySpec::parse(&[opt]).unwrap_err();
