@@ -2,7 +2,7 @@
 # Everything the web build and its browser test need, from crates.io, Debian
 # and npm only (no downloads from elsewhere): the wasm32 target, trunk, the
 # wasm-bindgen-cli matching Cargo.lock, Chromium and playwright-core.
-# Each step is skipped when already done. See ../shared/TOOLCHAIN.md.
+# Each step is skipped when already done. Versions: see the README (Development).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"

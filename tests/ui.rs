@@ -58,6 +58,9 @@ fn presets_menu_loads_a_preset() {
     let mut h = harness();
     h.get_by_label("Presets").click();
     h.run();
+    h.get_by_label("First steps: one network, one routing")
+        .click();
+    h.run();
     h.get_by_label("Torus 8x8, DOR, tornado (hot ring)").click();
     h.run();
     let s = &h.state().session.scenario;
@@ -152,7 +155,17 @@ fn help_overlay_toggles_with_question_mark() {
 }
 
 fn load_preset(h: &mut Harness<'_, RoutelabApp>, name: &str) {
+    let source = h
+        .state()
+        .presets
+        .iter()
+        .find(|p| p.scenario.name == name)
+        .map(|p| p.source.clone())
+        .expect("a preset of that name");
     h.get_by_label("Presets").click();
+    h.run();
+    h.get_by_label(routelab::app::presets::group_of(&source).title)
+        .click();
     h.run();
     h.get_by_label(name).click();
     h.run();
@@ -387,6 +400,8 @@ fn fat_tree_preset_shows_live_buffer_bars() {
     let mut h = harness();
     h.get_by_label("Presets").click();
     h.run();
+    h.get_by_label("Fat-tree multipath balancing").click();
+    h.run();
     h.get_by_label("Fat tree k=4, unlike switches, weighted-path balancer (step 7)")
         .click();
     h.run();
@@ -436,4 +451,34 @@ fn fat_tree_preset_shows_live_buffer_bars() {
     h.run();
     assert_eq!(h.state().session.compare.as_ref().unwrap().now(), 100);
     assert_eq!(bars(&h).len(), 40);
+}
+
+#[test]
+fn balancer_and_compare_picks_follow_the_network() {
+    let mut h = harness();
+    let (i, _) = h
+        .state()
+        .presets
+        .iter()
+        .enumerate()
+        .find(|(_, p)| p.scenario.topology.starts_with("irregular"))
+        .expect("an irregular preset");
+    h.state_mut().push(AppCommand::LoadPreset(i));
+    h.run_steps(2);
+    let topology = h.state().session.scenario.topology.clone();
+    let choices = routelab::app::scenario_panel::routing_choices(&topology);
+    assert!(!choices.iter().any(|c| c.starts_with("dor")), "{choices:?}");
+    assert!(
+        choices.contains(&h.state().settings.swap_routing),
+        "{} offered on {topology}",
+        h.state().settings.swap_routing
+    );
+    // Swapping to it works on this network.
+    h.get_by_label("Swap balancer").click();
+    h.run_steps(2);
+    assert!(
+        h.state().message.as_ref().is_none_or(|m| !m.is_error),
+        "{:?}",
+        h.state().message
+    );
 }

@@ -238,6 +238,8 @@ fn the_panel_explains_itself_on_a_network_that_is_no_torus() {
     let mut h = harness();
     h.get_by_label("Presets").click();
     h.run();
+    h.get_by_label("Fat-tree multipath balancing").click();
+    h.run();
     h.get_by_label("Fat tree k=4, D-mod-k, uniform").click();
     h.run();
     h.get_by_label("Oblivious analysis").click();

@@ -21,6 +21,17 @@ impl RoutelabApp {
                 }
                 self.path_selection.sync_from(&session.scenario);
                 self.session = session;
+                // The balancer and compare boxes offer only routings that
+                // apply to this network: keep their picks among them.
+                let choices = scenario_panel::routing_choices(&s.topology);
+                let other = choices.iter().find(|c| **c != s.routing).cloned();
+                for pick in [&mut self.settings.swap_routing, &mut self.compare_pick] {
+                    if !choices.contains(pick)
+                        && let Some(o) = &other
+                    {
+                        *pick = o.clone();
+                    }
+                }
                 self.draft = s.clone();
                 self.settings.scenario = s;
                 self.selected = None;

@@ -22,10 +22,12 @@ impl RoutelabApp {
                     } else {
                         self.settings.theme.info()
                     };
-                    ui.colored_label(color, &m.text);
+                    // Close first, so a long message cannot push it off
+                    // the window; the text wraps.
                     if ui.small_button("Close").on_hover_text("Dismiss").clicked() {
                         self.message = None;
                     }
+                    ui.add(egui::Label::new(egui::RichText::new(&m.text).color(color)).wrap());
                 });
             }
             ui.add_space(2.0);
@@ -96,38 +98,33 @@ impl RoutelabApp {
             }
         });
         ui.menu_button("Presets", |ui| {
-            let oblivious = |p: &Preset| p.source.starts_with(presets::OBLIVIOUS_PREFIX);
-            ui.menu_button(presets::OBLIVIOUS_GROUP, |ui| {
-                for (i, p) in self
+            for g in presets::GROUPS {
+                let members: Vec<(usize, &Preset)> = self
                     .presets
                     .iter()
                     .enumerate()
-                    .filter(|(_, p)| oblivious(p))
-                {
-                    if ui
-                        .button(&p.scenario.name)
-                        .on_hover_text(format!("{}\n({})", p.scenario.description, p.source))
-                        .clicked()
-                    {
-                        self.commands.push(AppCommand::LoadPreset(i));
-                        ui.close();
+                    .filter(|(_, p)| presets::group_of(&p.source) == g)
+                    .collect();
+                if members.is_empty() {
+                    continue;
+                }
+                ui.menu_button(g.title, |ui| {
+                    ui.set_max_width(420.0);
+                    ui.label(egui::RichText::new(g.about).weak());
+                    ui.separator();
+                    for (i, p) in members {
+                        if ui
+                            .button(&p.scenario.name)
+                            .on_hover_text(format!("{}\n({})", p.scenario.description, p.source))
+                            .clicked()
+                        {
+                            self.commands.push(AppCommand::LoadPreset(i));
+                            ui.close();
+                        }
                     }
-                }
-            });
-            for (i, p) in self
-                .presets
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| !oblivious(p))
-            {
-                if ui
-                    .button(&p.scenario.name)
-                    .on_hover_text(format!("{}\n({})", p.scenario.description, p.source))
-                    .clicked()
-                {
-                    self.commands.push(AppCommand::LoadPreset(i));
-                    ui.close();
-                }
+                })
+                .response
+                .on_hover_text(g.about);
             }
         });
         ui.menu_button("View", |ui| {
@@ -150,6 +147,9 @@ impl RoutelabApp {
                     self.settings.metric = m;
                 }
             }
+            ui.separator();
+            ui.checkbox(&mut self.presenter.on, "Presenter mode (F5)")
+                .on_hover_text("Larger, high-contrast, the view and the curves only; keys: N/P presets, B balancer, C compare, Space play");
             ui.separator();
             ui.radio_value(&mut self.settings.theme, Theme::Dark, "Dark theme");
             ui.radio_value(&mut self.settings.theme, Theme::Light, "Light theme");

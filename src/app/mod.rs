@@ -29,6 +29,7 @@ mod panels;
 pub mod path_selection;
 pub mod playback;
 pub mod plots;
+pub mod presenter;
 pub mod presets;
 pub mod scenario_panel;
 pub mod session;
@@ -176,6 +177,8 @@ pub struct RoutelabApp {
     pub tours: Vec<tour::Tour>,
     /// The tour being taken, if any.
     pub tour: Option<tour::TourRun>,
+    /// Presenter mode (F5).
+    pub presenter: presenter::Presenter,
 }
 
 impl Default for RoutelabApp {
@@ -250,6 +253,7 @@ impl RoutelabApp {
             digest_run: None,
             tours,
             tour: None,
+            presenter: Default::default(),
             settings,
         };
         if let Some(r) = app.settings.compare_routing.clone()
@@ -284,6 +288,9 @@ impl RoutelabApp {
                 }
                 Some(Err(e)) => app.error(format!("{e} (kept the previous scenario)")),
                 None => web::set_fragment(&share::encode_fragment(&app.session.scenario)),
+            }
+            if presenter::requested(&hash) || presenter::requested(&query) {
+                app.presenter.on = true;
             }
             if let Some(id) = tour::requested(&hash).or_else(|| tour::requested(&query))
                 && let Err(e) = app.start_tour(&id)
@@ -335,7 +342,9 @@ impl RoutelabApp {
             self.apply_dialog_reply(reply, &ctx);
         }
         self.keyboard(&ctx);
+        self.presenter_keys(&ctx);
         self.apply_commands(&ctx);
+        self.presenter_look(&ctx);
         self.finish_screenshot(&ctx);
 
         // Advance the simulation and the sweep.
@@ -354,11 +363,15 @@ impl RoutelabApp {
 
         self.top_ui(ui);
         self.status_ui(ui);
-        self.left_ui(ui);
-        if self.selected.is_some() {
+        // Presenter mode gives the side panels' room to the views.
+        let panels = !self.presenter.on;
+        if panels {
+            self.left_ui(ui);
+        }
+        if panels && self.selected.is_some() {
             self.details_panel_ui(ui);
         }
-        if self.path_selection.open {
+        if panels && self.path_selection.open {
             // Opened: show the chosen algorithm's result at once.
             let ps = &mut self.path_selection;
             if ps.result.is_none() && ps.error.is_none() && !ps.is_running() {
@@ -366,7 +379,7 @@ impl RoutelabApp {
             }
             self.path_selection_ui(ui);
         }
-        if self.oblivious.open {
+        if panels && self.oblivious.open {
             self.oblivious_ui(ui);
         }
         self.central_ui(ui);

@@ -488,13 +488,17 @@ fn legend(
             theme.heat(i as f32 / (n - 1) as f32),
         );
     }
-    painter.text(
-        rect.min,
-        Align2::LEFT_TOP,
-        format!("{} ({})", colouring.label, colouring.unit),
-        FontId::proportional(11.0),
-        text,
-    );
+    // The title has the whole row (cut at the legend's edge); the range
+    // sits under the bar between its ends, so the two never overlap.
+    painter
+        .with_clip_rect(rect.intersect(painter.clip_rect()))
+        .text(
+            rect.min,
+            Align2::LEFT_TOP,
+            format!("{} ({})", colouring.label, colouring.unit),
+            FontId::proportional(11.0),
+            text,
+        );
     painter.text(
         pos2(bar.min.x, bar.max.y + 1.0),
         Align2::LEFT_TOP,
@@ -505,17 +509,27 @@ fn legend(
     painter.text(
         pos2(bar.max.x, bar.max.y + 1.0),
         Align2::RIGHT_TOP,
-        format!("{scale:.3}"),
+        number(scale),
         FontId::monospace(10.0),
         text,
     );
     painter.text(
-        pos2(bar.max.x, rect.min.y),
-        Align2::RIGHT_TOP,
-        format!("range {min:.3} to {max:.3}"),
+        pos2(bar.center().x, bar.max.y + 1.0),
+        Align2::CENTER_TOP,
+        format!("range {} to {}", number(min), number(max)),
         FontId::monospace(10.0),
         text,
     );
+}
+
+/// A value as people read it: whole numbers (crossing paths) without
+/// decimals, others to three places.
+fn number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.3}")
+    }
 }
 
 fn describe(net: &Network, sim: &Simulation, colouring: &Colouring, h: Selected) -> String {
@@ -536,11 +550,12 @@ fn describe(net: &Network, sim: &Simulation, colouring: &Colouring, h: Selected)
             let ch = net.channel(c);
             let v = colouring.values.get(c as usize).copied().unwrap_or(0.0);
             format!(
-                "channel {c}: {}\nfrom {} to {}\n{}: {v:.3} {}",
+                "channel {c}: {}\nfrom {} to {}\n{}: {} {}",
                 net.channel_name(c),
                 Network::endpoint_name(ch.src),
                 Network::endpoint_name(ch.dst),
                 colouring.label,
+                number(v),
                 colouring.unit
             )
         }

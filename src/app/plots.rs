@@ -9,6 +9,25 @@ use egui_plot::{Legend, Line, LineStyle, Plot, PlotPoints, Points, VLine};
 /// Latency and throughput over time for each run (`(label, sim)`); for
 /// time-slice runs, latency and success rate.
 pub fn live_curves_ui(ui: &mut egui::Ui, runs: &[(&str, &Simulation)], theme: Theme) {
+    if runs.iter().all(|(_, s)| s.stats().windows().is_empty()) {
+        // Nothing measured yet: say what to do rather than draw empty axes.
+        ui.add_space(24.0);
+        ui.vertical_centered(|ui| {
+            ui.label(
+                egui::RichText::new("No measurements yet")
+                    .strong()
+                    .size(16.0),
+            );
+            ui.label(if runs.iter().any(|(_, s)| s.deadlines().is_some()) {
+                "Press Play (Space) or Step: latency and success rate are drawn here \
+                 for every window of slices the simulation completes."
+            } else {
+                "Press Play (Space) or Step: latency and accepted throughput are drawn here \
+                 for every window of cycles the simulation completes."
+            });
+        });
+        return;
+    }
     if runs.iter().any(|(_, s)| s.deadlines().is_some()) {
         slice_curves_ui(ui, runs, theme);
         return;

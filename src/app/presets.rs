@@ -139,6 +139,54 @@ pub const OBLIVIOUS_PREFIX: &str = "oblivious-";
 /// The submenu holding them.
 pub const OBLIVIOUS_GROUP: &str = "Oblivious routing (ring and torus)";
 
+/// A submenu of the Presets menu: the presets of one paper, or the first
+/// steps, with a line in plain words saying what they show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Group {
+    pub title: &'static str,
+    pub about: &'static str,
+    /// File-name prefixes of its presets (none: every preset no other
+    /// group takes).
+    pub prefixes: &'static [&'static str],
+}
+
+/// The Presets menu's submenus, in order.
+pub const GROUPS: &[Group] = &[
+    Group {
+        title: "First steps: one network, one routing",
+        about: "Tori, meshes, a hypercube, a midimew and a fat tree under their usual routing: how load turns into latency, and how traffic alone can make a hot spot.",
+        prefixes: &[],
+    },
+    Group {
+        title: "Static path selection (Villalobos; Koibuchi)",
+        about: "Routing tables on irregular networks and tori: which one path each pair keeps, and how that choice piles paths onto a few channels or spreads them.",
+        prefixes: &["paths-"],
+    },
+    Group {
+        title: OBLIVIOUS_GROUP,
+        about: "Random path choices that ignore the network's state (Singh): minimal routing keeps paths short, Valiant spreads any traffic, RLB tries for both.",
+        prefixes: &[OBLIVIOUS_PREFIX],
+    },
+    Group {
+        title: "Distributed Routing Balancing (Franco et al.)",
+        about: "Paths that widen only where measured latency asks for it, beside static and adaptive routing: the per-node latency surface flattens.",
+        prefixes: &["drb-", "adaptive-"],
+    },
+    Group {
+        title: "Fat-tree multipath balancing",
+        about: "Datacenter fat trees with unlike switches: the greedy weighted-path balancer step by step, beside ECMP, D-mod-k and DRILL.",
+        prefixes: &["fattree-greedy", "fattree8-", "fattree16-"],
+    },
+];
+
+/// The group a preset file belongs to.
+pub fn group_of(source: &str) -> &'static Group {
+    GROUPS
+        .iter()
+        .find(|g| g.prefixes.iter().any(|p| source.starts_with(p)))
+        .unwrap_or(&GROUPS[0])
+}
+
 /// A preset and where it came from.
 #[derive(Clone, Debug)]
 pub struct Preset {

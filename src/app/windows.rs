@@ -23,6 +23,14 @@ impl RoutelabApp {
                         ui.label(what);
                         ui.end_row();
                     }
+                    for (k, what) in super::presenter::KEYS.iter().chain(&[
+                        ("Enter", "Next step of a guided tour"),
+                        ("Esc", "Leave a guided tour"),
+                    ]) {
+                        ui.monospace(*k);
+                        ui.label(*what);
+                        ui.end_row();
+                    }
                 });
                 ui.separator();
                 ui.label("Hover a channel or switch for its values; click to select it.");

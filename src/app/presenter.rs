@@ -1,0 +1,144 @@
+//! Presenter mode, for a talk on a projector: one key (F5) or the View
+//! menu turns it on; the UI is scaled up, the side panels give their room
+//! to the network views and the curves, and the colours switch to a
+//! high-contrast dark scheme that survives a washed-out projector.
+//!
+//! Keyboard control of what a demo needs works in and out of presenter
+//! mode (whenever no text field has the focus): Space plays and pauses,
+//! N / Page Down and P / Page Up load the next and previous preset, B
+//! swaps the running balancer to the next routing that applies to the
+//! network, C starts or stops a comparison, F5 toggles presenter mode.
+
+use super::scenario_panel::routing_choices;
+use super::{AppCommand, RoutelabApp};
+use egui::{Color32, Key, Modifiers, Stroke};
+
+/// The UI scale in presenter mode.
+pub const ZOOM: f32 = 1.4;
+
+/// Presenter mode's state.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Presenter {
+    pub on: bool,
+    /// The mode the look was last set for (to apply changes once).
+    applied: Option<bool>,
+}
+
+/// A key a presenter presses, and what it does.
+pub const KEYS: &[(&str, &str)] = &[
+    ("F5", "Presenter mode on or off"),
+    ("N or Page Down", "Next preset"),
+    ("P or Page Up", "Previous preset"),
+    (
+        "B",
+        "Swap the balancer to the next routing for this network",
+    ),
+    ("C", "Compare with another routing, or stop comparing"),
+];
+
+/// Whether a URL fragment or query asks for presenter mode (a
+/// `presenter` key: `#presenter`, `#scenario=...&presenter`).
+pub fn requested(fragment: &str) -> bool {
+    fragment
+        .trim_start_matches(['#', '?'])
+        .split('&')
+        .any(|kv| kv == "presenter" || kv.starts_with("presenter="))
+}
+
+impl RoutelabApp {
+    /// The presenter keys of this frame (none while a text field has the
+    /// focus).
+    pub(super) fn presenter_keys(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let (f5, next, prev, swap, compare) = ctx.input_mut(|i| {
+            let mut k = |keys: &[Key]| keys.iter().any(|k| i.consume_key(Modifiers::NONE, *k));
+            (
+                k(&[Key::F5]),
+                k(&[Key::N, Key::PageDown]),
+                k(&[Key::P, Key::PageUp]),
+                k(&[Key::B]),
+                k(&[Key::C]),
+            )
+        });
+        if f5 {
+            self.presenter.on = !self.presenter.on;
+        }
+        if next || prev {
+            let n = self.presets.len();
+            if n > 0 {
+                let now = self
+                    .presets
+                    .iter()
+                    .position(|p| p.scenario == self.session.scenario);
+                let i = match (now, next) {
+                    (Some(i), true) => (i + 1) % n,
+                    (Some(i), false) => (i + n - 1) % n,
+                    (None, true) => 0,
+                    (None, false) => n - 1,
+                };
+                self.push(AppCommand::LoadPreset(i));
+            }
+        }
+        if swap {
+            let spec = self.next_routing(&self.session.sim.routing_name());
+            if let Some(spec) = spec {
+                self.push(AppCommand::SwapRouting {
+                    spec,
+                    on_compare: false,
+                });
+            }
+        }
+        if compare {
+            if self.session.compare.is_some() {
+                self.push(AppCommand::SetCompare(None));
+            } else {
+                let remembered = self
+                    .settings
+                    .compare_routing
+                    .clone()
+                    .filter(|r| routing_choices(&self.session.scenario.topology).contains(r));
+                let pick = remembered.or_else(|| self.next_routing(&self.session.scenario.routing));
+                if let Some(r) = pick {
+                    self.push(AppCommand::SetCompare(Some(r)));
+                }
+            }
+        }
+    }
+
+    /// The routing after `current` among those that apply to the network.
+    fn next_routing(&self, current: &str) -> Option<String> {
+        let choices = routing_choices(&self.session.scenario.topology);
+        let at = choices.iter().position(|c| c == current);
+        let next = at.map_or(0, |i| (i + 1) % choices.len().max(1));
+        choices.get(next).cloned().filter(|c| c != current)
+    }
+
+    /// Make the look follow the mode (once per change).
+    pub(super) fn presenter_look(&mut self, ctx: &egui::Context) {
+        if self.presenter.applied == Some(self.presenter.on) {
+            return;
+        }
+        self.presenter.applied = Some(self.presenter.on);
+        if self.presenter.on {
+            ctx.set_zoom_factor(ZOOM);
+            self.settings.theme = super::theme::Theme::Dark;
+            self.theme_applied = Some(self.settings.theme);
+            self.settings.theme.apply(ctx);
+            ctx.all_styles_mut(|s| {
+                let v = &mut s.visuals;
+                v.override_text_color = Some(Color32::WHITE);
+                v.widgets.noninteractive.fg_stroke = Stroke::new(1.5, Color32::WHITE);
+                v.widgets.inactive.fg_stroke = Stroke::new(1.5, Color32::WHITE);
+                v.widgets.inactive.bg_stroke = Stroke::new(1.0, Color32::from_gray(200));
+                v.selection.stroke = Stroke::new(2.0, Color32::from_rgb(255, 220, 0));
+            });
+        } else {
+            ctx.set_zoom_factor(1.0);
+            ctx.all_styles_mut(|s| s.visuals.override_text_color = None);
+            // The app's own theme is set again on the next frame.
+            self.theme_applied = None;
+        }
+    }
+}

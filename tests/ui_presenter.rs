@@ -1,0 +1,74 @@
+//! Presenter mode and the keys a live demo needs (issue 15): F5 scales the
+//! UI up and gives the side panels' room to the views; N / P load presets,
+//! B swaps the balancer, C starts and stops a comparison, all from the
+//! keyboard.
+#![cfg(feature = "gui")]
+
+use egui_kittest::Harness;
+use routelab::app::tour::overlay::region;
+use routelab::app::{RoutelabApp, Settings};
+
+fn harness() -> Harness<'static, RoutelabApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(
+            |ui, app: &mut RoutelabApp| app.show(ui),
+            RoutelabApp::new(Settings::default()),
+        );
+    h.run_steps(2);
+    h
+}
+
+fn press(h: &mut Harness<'_, RoutelabApp>, k: egui::Key) {
+    h.key_press(k);
+    h.run_steps(3);
+}
+
+#[test]
+fn a_link_asks_for_presenter_mode() {
+    use routelab::app::presenter::requested;
+    assert!(requested("#presenter"));
+    assert!(requested("#scenario=%7B%7D&presenter"));
+    assert!(requested("?tour=singh&presenter=1"));
+    assert!(!requested("#scenario=presenter"));
+    assert!(!requested(""));
+}
+
+#[test]
+fn f5_toggles_presenter_mode_and_keys_drive_a_demo() {
+    let mut h = harness();
+    assert!(region(&h.ctx, "controls").is_some());
+    press(&mut h, egui::Key::F5);
+    assert!(h.state().presenter.on);
+    assert_eq!(h.ctx.zoom_factor(), routelab::app::presenter::ZOOM);
+    assert!(region(&h.ctx, "controls").is_none(), "side panel hidden");
+    assert!(region(&h.ctx, "network").is_some());
+    assert!(region(&h.ctx, "curves").is_some());
+
+    // N: the first preset (the default scenario is none), then the next.
+    press(&mut h, egui::Key::N);
+    let first = h.state().presets[0].scenario.clone();
+    assert_eq!(h.state().session.scenario, first);
+    press(&mut h, egui::Key::N);
+    assert_eq!(h.state().session.scenario, h.state().presets[1].scenario);
+    press(&mut h, egui::Key::P);
+    assert_eq!(h.state().session.scenario, first);
+
+    // B: the balancer changes, to a routing that applies.
+    let before = h.state().session.sim.routing_name();
+    press(&mut h, egui::Key::B);
+    let after = h.state().session.sim.routing_name();
+    assert_ne!(before, after);
+    assert_eq!(h.state().session.sim.swaps().len(), 2);
+
+    // C: compare, then stop.
+    press(&mut h, egui::Key::C);
+    assert!(h.state().session.compare.is_some());
+    press(&mut h, egui::Key::C);
+    assert!(h.state().session.compare.is_none());
+
+    press(&mut h, egui::Key::F5);
+    assert!(!h.state().presenter.on);
+    assert_eq!(h.ctx.zoom_factor(), 1.0);
+    assert!(region(&h.ctx, "controls").is_some());
+}
