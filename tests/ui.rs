@@ -466,7 +466,10 @@ fn balancer_and_compare_picks_follow_the_network() {
     h.state_mut().push(AppCommand::LoadPreset(i));
     h.run_steps(2);
     let topology = h.state().session.scenario.topology.clone();
-    let choices = routelab::app::scenario_panel::routing_choices(&topology);
+    let choices = routelab::app::scenario_panel::routing_choices(
+        &topology,
+        h.state().session.scenario.switch_model,
+    );
     assert!(!choices.iter().any(|c| c.starts_with("dor")), "{choices:?}");
     assert!(
         choices.contains(&h.state().settings.swap_routing),

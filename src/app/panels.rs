@@ -145,7 +145,10 @@ impl RoutelabApp {
 
     pub(super) fn compare_ui(&mut self, ui: &mut egui::Ui) {
         ui.label("Run a second balancer on the same network, traffic and seed, in step.");
-        let choices = scenario_panel::routing_choices(&self.session.scenario.topology);
+        let choices = scenario_panel::routing_choices(
+            &self.session.scenario.topology,
+            self.session.scenario.switch_model,
+        );
         scenario_panel::spec_field(
             ui,
             "compare_pick",

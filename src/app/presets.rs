@@ -175,7 +175,7 @@ pub const GROUPS: &[Group] = &[
     Group {
         title: "Fat-tree multipath balancing",
         about: "Datacenter fat trees with unlike switches: the greedy weighted-path balancer step by step, beside ECMP, D-mod-k and DRILL.",
-        prefixes: &["fattree-greedy", "fattree8-", "fattree16-"],
+        prefixes: &["fattree"],
     },
 ];
 

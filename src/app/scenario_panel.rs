@@ -55,31 +55,37 @@ pub const TRAFFIC: &[&str] = &[
     "hotspot:fraction=0.2:nodes=0",
 ];
 
-/// Routing (balancer) specs that fit a topology spec.
-pub fn routing_choices(topology: &str) -> Vec<String> {
+/// Routing (balancer) specs that fit a topology spec on the given switch
+/// model (the fat-tree balancers only on the time-slice model, which takes
+/// fat trees only).
+pub fn routing_choices(topology: &str, model: SwitchModelKind) -> Vec<String> {
     thread_local! {
-        static CACHE: std::cell::RefCell<(String, Vec<String>)> = Default::default();
+        static CACHE: std::cell::RefCell<(String, SwitchModelKind, Vec<String>)> =
+            Default::default();
     }
     if let Some(hit) = CACHE.with(|c| {
         let c = c.borrow();
-        (c.0 == topology).then(|| c.1.clone())
+        (c.0 == topology && c.1 == model).then(|| c.2.clone())
     }) {
         return hit;
     }
-    // Every registered routing's examples that apply to this network.
+    // Every registered routing's examples that apply to this network and
+    // go with this switch model.
     let choices: Vec<String> = match crate::topology::Network::from_spec(topology) {
         Ok(net) => crate::routing::registry::KINDS
             .iter()
             .flat_map(|k| k.examples.iter())
             .filter(|e| {
-                e.parse::<crate::routing::RoutingSpec>()
-                    .is_ok_and(|s| s.applies_to(&net).is_ok())
+                e.parse::<crate::routing::RoutingSpec>().is_ok_and(|s| {
+                    s.applies_to(&net).is_ok()
+                        && crate::sim::check_combination(model, &net, &s).is_ok()
+                })
             })
             .map(|e| e.to_string())
             .collect(),
         Err(_) => vec!["minimal".to_string()],
     };
-    CACHE.with(|c| *c.borrow_mut() = (topology.to_string(), choices.clone()));
+    CACHE.with(|c| *c.borrow_mut() = (topology.to_string(), model, choices.clone()));
     choices
 }
 
@@ -136,7 +142,7 @@ pub fn scenario_ui(
                                 .clicked()
                             {
                                 draft.topology = example.to_string();
-                                let choices = routing_choices(example);
+                                let choices = routing_choices(example, draft.switch_model);
                                 if !choices.contains(&draft.routing) {
                                     draft.routing =
                                         choices.first().cloned().unwrap_or_else(|| "minimal".into());
@@ -156,7 +162,7 @@ pub fn scenario_ui(
                 ui,
                 "routing_pick",
                 &mut draft.routing,
-                &routing_choices(&draft.topology),
+                &routing_choices(&draft.topology, draft.switch_model),
                 "Routing / balancer spec; the list offers the ones that apply to this topology",
             );
             ui.end_row();
