@@ -221,9 +221,23 @@ pub fn check(args: &[String], limit: Duration) -> Result<(), String> {
 
 #[test]
 fn malformed_invocations() {
+    // Invocations per subcommand, for docs/reliability.md.
+    let seen: Vec<std::sync::atomic::AtomicU64> = SUBCOMMANDS.iter().map(|_| 0.into()).collect();
     fuzz("cli_invocations", 60, invocation(), |args| {
+        if let Some(i) = SUBCOMMANDS
+            .iter()
+            .position(|s| args.first() == Some(&s.to_string()))
+        {
+            seen[i].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         check(args, Duration::from_secs(60))
     });
+    let per: Vec<String> = SUBCOMMANDS
+        .iter()
+        .zip(&seen)
+        .map(|(s, n)| format!("{s} {}", n.load(std::sync::atomic::Ordering::Relaxed)))
+        .collect();
+    println!("fuzz cli_invocations per subcommand: {}", per.join(", "));
 }
 
 /// Every numeric flag of every subcommand (a flag that takes `1` but not

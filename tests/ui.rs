@@ -485,3 +485,18 @@ fn balancer_and_compare_picks_follow_the_network() {
         h.state().message
     );
 }
+
+#[test]
+fn up_down_roots_are_found_in_routing_names() {
+    use routelab::app::network_view::updown_root;
+    assert_eq!(updown_root("updown", "irregular:16"), Some(0));
+    assert_eq!(updown_root("updown:root=5", "torus:4x4"), Some(5));
+    assert_eq!(
+        updown_root("paths:updown-dfs:maxcp:root=3", "irregular:16"),
+        Some(3)
+    );
+    assert_eq!(updown_root("paths:udwm:hpcf", "torus:8x8"), Some(0));
+    assert_eq!(updown_root("minimal", "irregular:8"), Some(0));
+    assert_eq!(updown_root("minimal", "torus:8x8"), None);
+    assert_eq!(updown_root("dor:tie=plus", "torus:8x8"), None);
+}

@@ -72,3 +72,51 @@ fn f5_toggles_presenter_mode_and_keys_drive_a_demo() {
     assert_eq!(h.ctx.zoom_factor(), 1.0);
     assert!(region(&h.ctx, "controls").is_some());
 }
+
+#[test]
+fn a_recorded_demo_replays_the_same_way() {
+    use routelab::app::AppCommand;
+    let dir = std::env::temp_dir().join(format!("routelab-demo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut h = harness();
+    h.state_mut().settings.file_path = dir.join("scenario.json").to_string_lossy().into_owned();
+    press(&mut h, egui::Key::F6);
+    let ring = h
+        .state()
+        .presets
+        .iter()
+        .position(|p| p.source == "oblivious-a-ring8-tornado.json")
+        .unwrap();
+    h.state_mut().push(AppCommand::LoadPreset(ring));
+    h.run_steps(5);
+    press(&mut h, egui::Key::Space);
+    h.run_steps(20);
+    h.state_mut().push(AppCommand::SwapRouting {
+        spec: "rlb".into(),
+        on_compare: false,
+    });
+    h.run_steps(5);
+    press(&mut h, egui::Key::F6);
+    let demo = h.state().last_demo.clone().expect("a demo");
+    assert_eq!(demo.steps.len(), 3, "{demo:?}");
+    assert!(demo.steps.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+    let text = std::fs::read_to_string(dir.join("demo.json")).unwrap();
+
+    // Replay in a fresh app from the file: the same preset, playing, then
+    // the swap at its time.
+    let mut h = harness();
+    h.state_mut().push(AppCommand::LoadScenarioText(text));
+    h.run_steps(2);
+    assert!(h.state().demo.is_some());
+    let start = std::time::Instant::now();
+    while h.state().demo.is_some() {
+        h.run_steps(1);
+        assert!(start.elapsed() < std::time::Duration::from_secs(60));
+    }
+    let app = h.state();
+    assert_eq!(app.session.scenario.name, app.presets[ring].scenario.name);
+    assert!(app.playback.playing);
+    assert_eq!(app.session.sim.routing_name(), "rlb");
+    assert_eq!(app.session.sim.swaps().len(), 2);
+    std::fs::remove_dir_all(&dir).ok();
+}

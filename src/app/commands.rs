@@ -53,6 +53,18 @@ impl RoutelabApp {
     /// Apply a scenario file's contents; a bad file shows why and changes
     /// nothing. Returns whether it was applied.
     pub(super) fn load_scenario_text(&mut self, text: &str) -> bool {
+        // A demo file replays; anything else is read as a scenario.
+        match tour::demo::Demo::from_json(text) {
+            Some(Ok(demo)) => {
+                self.start_demo(demo);
+                return true;
+            }
+            Some(Err(e)) => {
+                self.error(format!("The file was not loaded: {e}"));
+                return false;
+            }
+            None => {}
+        }
         match Scenario::from_json(text) {
             Ok(s) => self.apply_scenario(s, "The loaded scenario"),
             Err(e) => {
@@ -79,6 +91,7 @@ impl RoutelabApp {
     }
 
     pub(super) fn apply_command(&mut self, cmd: AppCommand, ctx: &egui::Context) {
+        self.record_demo_step(&cmd, ctx);
         match cmd {
             AppCommand::Playback(p) => {
                 self.playback.apply(p);
@@ -151,6 +164,7 @@ impl RoutelabApp {
                 }
             }
             AppCommand::Tour(b) => self.tour_button(b),
+            AppCommand::RecordDemo => self.toggle_demo_recording(ctx),
             AppCommand::SaveScenario => {
                 let json = self.session.scenario.to_json();
                 #[cfg(not(target_arch = "wasm32"))]

@@ -148,6 +148,20 @@ impl RoutelabApp {
                 }
             }
             ui.separator();
+            let recording = matches!(self.demo, Some(tour::demo::DemoState::Recording { .. }));
+            let label = if recording {
+                "Stop recording and save the demo (F6)"
+            } else {
+                "Record a demo (F6)"
+            };
+            if ui
+                .button(label)
+                .on_hover_text("Note presets, swaps, comparisons, play and pause with their timing; File > Open replays the saved demo.json the same way every time")
+                .clicked()
+            {
+                self.push(AppCommand::RecordDemo);
+                ui.close();
+            }
             ui.checkbox(&mut self.presenter.on, "Presenter mode (F5)")
                 .on_hover_text("Larger, high-contrast, the view and the curves only; keys: N/P presets, B balancer, C compare, Space play");
             ui.separator();

@@ -85,6 +85,9 @@ pub enum AppCommand {
     StartTour(String),
     /// A tour's Back, Next or End.
     Tour(tour::overlay::TourButton),
+    /// Start recording a demo, or stop and save it (`demo.json` beside
+    /// the scenario file; downloaded on the web).
+    RecordDemo,
 }
 
 /// What the app remembers between runs.
@@ -179,6 +182,10 @@ pub struct RoutelabApp {
     pub tour: Option<tour::TourRun>,
     /// Presenter mode (F5).
     pub presenter: presenter::Presenter,
+    /// A demo being recorded or replayed ([`tour::demo`]).
+    pub demo: Option<tour::demo::DemoState>,
+    /// The last demo recorded (what was saved).
+    pub last_demo: Option<tour::demo::Demo>,
 }
 
 impl Default for RoutelabApp {
@@ -254,6 +261,8 @@ impl RoutelabApp {
             tours,
             tour: None,
             presenter: Default::default(),
+            demo: None,
+            last_demo: None,
             settings,
         };
         if let Some(r) = app.settings.compare_routing.clone()
@@ -387,6 +396,7 @@ impl RoutelabApp {
         self.help_ui(&ctx);
         self.file_window_ui(&ctx);
         self.tour_frame(&ctx);
+        self.demo_frame(&ctx);
 
         self.apply_commands(&ctx);
         #[cfg(target_arch = "wasm32")]

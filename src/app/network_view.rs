@@ -197,6 +197,24 @@ pub struct Overlay {
     pub marks: Vec<(SwitchId, String, Color32)>,
 }
 
+/// The root switch of an up*/down* routing (`updown`, `paths:updown-*`,
+/// `paths:udwm`, or `minimal` on an irregular network, which is
+/// up*/down* from switch 0), to mark it on the view.
+pub fn updown_root(routing: &str, topology: &str) -> Option<SwitchId> {
+    let updown = routing.starts_with("updown")
+        || routing.starts_with("paths:updown")
+        || routing.starts_with("paths:udwm")
+        || (routing == "minimal" && topology.starts_with("irregular"));
+    if !updown {
+        return None;
+    }
+    let root = routing
+        .split(':')
+        .find_map(|kv| kv.strip_prefix("root="))
+        .map_or(Some(0), |r| r.parse().ok())?;
+    Some(root)
+}
+
 /// [`network_ui_coloured`] with an [`Overlay`].
 pub fn network_ui_overlaid(
     ui: &mut egui::Ui,
@@ -407,13 +425,20 @@ pub fn network_ui_overlaid(
             painter.circle_stroke(c, radius + 2.5, Stroke::new(2.0, theme.selection()));
         }
         if spacing_px > 44.0 {
-            painter.text(
-                c + vec2(radius + 2.0, -radius - 2.0),
-                Align2::LEFT_BOTTOM,
+            // On a patch of background, so coloured channels under the
+            // number do not hide it.
+            let galley = painter.layout_no_wrap(
                 s.to_string(),
                 FontId::proportional(10.0),
-                ui.visuals().weak_text_color(),
+                ui.visuals().text_color(),
             );
+            let at = c + vec2(radius + 2.0, -radius - 2.0 - galley.size().y);
+            painter.rect_filled(
+                Rect::from_min_size(at, galley.size()).expand(1.0),
+                2.0,
+                theme.view_background().gamma_multiply(0.85),
+            );
+            painter.galley(at, galley, ui.visuals().text_color());
         }
     }
     for (s, label, color) in &overlay.marks {

@@ -72,13 +72,27 @@ impl RoutelabApp {
                     ))
                     .on_hover_text("Time-slice model, since the warm-up: requests taken within R slices and delivered within D, over those begun (known D slices after they begin); latency from begin time, not counting the server-to-access edge; offers between switches refused");
                 } else {
+                    let cap = s.sim.capacity();
                     ui.monospace(format!(
-                        "Latency {:.1} cycles · Accepted {:.3} of {:.3}",
-                        sum.avg_latency, sum.accepted, sum.offered
+                        "Latency {:.1} cycles · Accepted {:.3} of {:.3} · capacity {:.3} ({:.0}%)",
+                        sum.avg_latency,
+                        sum.accepted,
+                        sum.offered,
+                        cap,
+                        100.0 * sum.accepted / cap.max(f64::MIN_POSITIVE)
                     ))
-                    .on_hover_text("Measured since the warm-up ended: mean latency and accepted / offered flits per host per cycle");
+                    .on_hover_text("Measured since the warm-up ended: mean latency, accepted / offered flits per host per cycle, and the network's capacity under uniform traffic (the bisection limit) with the accepted throughput as a share of it");
                 }
                 ui.separator();
+                if let Some(b) = &s.compare {
+                    let sb = b.summary();
+                    ui.monospace(format!(
+                        "B: latency {:.1} · accepted {:.3}",
+                        sb.avg_latency, sb.accepted
+                    ))
+                    .on_hover_text(format!("Run B ({}), measured the same way", b.routing_name()));
+                    ui.separator();
+                }
                 ui.monospace(format!("Routing {}", s.sim.routing_name()));
                 if self.playback.playing {
                     ui.separator();
@@ -224,6 +238,8 @@ impl RoutelabApp {
             ui.add(egui::DragValue::new(&mut st.cycles).range(100..=10_000_000))
                 .on_hover_text("Measured cycles per load, after the scenario's warm-up");
         });
+        ui.checkbox(&mut st.stop_at_saturation, "Stop at saturation")
+            .on_hover_text("Stop a routing's loads at its first saturated point (accepted below 95% of generated), as `routelab sweep` does; off: every load, as `routelab sweep --no-stop`");
         let running = self.sweep.is_running();
         ui.horizontal(|ui| {
             if ui
@@ -345,10 +361,16 @@ impl RoutelabApp {
                             },
                             _ => network_view::Colouring::of(metric, sim),
                         };
-                        let overlay = analysis
+                        let mut overlay = analysis
                             .as_ref()
                             .map(|v| v.runs_overlay.clone())
                             .unwrap_or_default();
+                        // Up*/down*'s root, which the presets talk about.
+                        if let Some(root) =
+                            network_view::updown_root(&sim.routing_name(), sim.network().spec())
+                        {
+                            overlay.marks.push((root, "root".into(), theme.highlight()));
+                        }
                         let r = network_view::network_ui_overlaid(
                             col,
                             sim,

@@ -61,7 +61,14 @@ pub fn live_curves_ui(ui: &mut egui::Ui, runs: &[(&str, &Simulation)], theme: Th
                         .iter()
                         .map(|w| [w.cycle as f64, value(w)])
                         .collect();
-                    plot.line(Line::new(label.to_string(), pts).color(color).width(1.5));
+                    // Run B dashed and drawn thinner on top, so A shows
+                    // through where the two coincide.
+                    let line = Line::new(label.to_string(), pts).color(color);
+                    plot.line(if i == 0 {
+                        line.width(2.5)
+                    } else {
+                        line.width(1.5).style(LineStyle::dashed_loose())
+                    });
                     if id == "accepted" && i == 0 {
                         let offered: PlotPoints = sim
                             .stats()

@@ -34,6 +34,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "Swap the balancer to the next routing for this network",
     ),
     ("C", "Compare with another routing, or stop comparing"),
+    (
+        "F6",
+        "Start recording a demo, or stop and save it (File > Open replays it)",
+    ),
 ];
 
 /// Whether a URL fragment or query asks for presenter mode (a
@@ -52,10 +56,11 @@ impl RoutelabApp {
         if ctx.egui_wants_keyboard_input() {
             return;
         }
-        let (f5, next, prev, swap, compare) = ctx.input_mut(|i| {
+        let (f5, f6, next, prev, swap, compare) = ctx.input_mut(|i| {
             let mut k = |keys: &[Key]| keys.iter().any(|k| i.consume_key(Modifiers::NONE, *k));
             (
                 k(&[Key::F5]),
+                k(&[Key::F6]),
                 k(&[Key::N, Key::PageDown]),
                 k(&[Key::P, Key::PageUp]),
                 k(&[Key::B]),
@@ -64,6 +69,9 @@ impl RoutelabApp {
         });
         if f5 {
             self.presenter.on = !self.presenter.on;
+        }
+        if f6 {
+            self.push(AppCommand::RecordDemo);
         }
         if next || prev {
             let n = self.presets.len();

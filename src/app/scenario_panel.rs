@@ -98,8 +98,10 @@ pub fn spec_field<S: AsRef<str>>(
     tip: &str,
 ) {
     ui.horizontal(|ui| {
+        // The hover shows the whole spec, which the field may cut off.
+        let whole = format!("{value}\n\n{tip}");
         ui.add(egui::TextEdit::singleline(value).desired_width(150.0))
-            .on_hover_text(tip);
+            .on_hover_text(whole);
         egui::ComboBox::from_id_salt(id)
             .selected_text("")
             .width(20.0)
@@ -152,8 +154,9 @@ pub fn scenario_ui(
                     })
                     .response
                     .on_hover_text("Kind of network");
+                let whole = format!("{}\n\n{TOPOLOGY_HELP}", draft.topology);
                 ui.add(egui::TextEdit::singleline(&mut draft.topology).desired_width(170.0))
-                    .on_hover_text(TOPOLOGY_HELP);
+                    .on_hover_text(whole);
             });
             ui.end_row();
 

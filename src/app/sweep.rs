@@ -16,6 +16,9 @@ pub struct SweepSettings {
     pub load_step: f64,
     /// Measured cycles per point (after the scenario's warm-up).
     pub cycles: u64,
+    /// Stop a routing's loads at its first saturated point, as `routelab
+    /// sweep` does (unless `--no-stop`): accepted below 95% of generated.
+    pub stop_at_saturation: bool,
 }
 
 impl Default for SweepSettings {
@@ -25,6 +28,7 @@ impl Default for SweepSettings {
             load_to: 0.95,
             load_step: 0.1,
             cycles: 3000,
+            stop_at_saturation: true,
         }
     }
 }
@@ -60,6 +64,8 @@ pub struct SweepPoint {
     pub offered: f64,
     pub accepted: f64,
     pub avg_latency: f64,
+    /// Accepted below 95% of generated (the CLI's rule).
+    pub saturated: bool,
 }
 
 /// Results so far and progress.
@@ -78,6 +84,7 @@ pub struct SweepJob {
     /// (routing, load) still to run, in order.
     todo: Vec<(String, f64)>,
     current: Option<(String, f64, Simulation)>,
+    stop_at_saturation: bool,
     pub progress: SweepProgress,
 }
 
@@ -102,6 +109,7 @@ impl SweepJob {
             cycles: settings.cycles,
             todo,
             current: None,
+            stop_at_saturation: settings.stop_at_saturation,
             progress: SweepProgress {
                 total,
                 ..SweepProgress::default()
@@ -141,12 +149,21 @@ impl SweepJob {
             budget -= n;
             if failed || sim.now() >= end {
                 let s = sim.summary();
+                let saturated = failed || s.accepted < 0.95 * s.generated;
                 self.progress.points.push(SweepPoint {
                     routing: routing.clone(),
                     offered: *load,
                     accepted: s.accepted,
                     avg_latency: if failed { f64::NAN } else { s.avg_latency },
+                    saturated,
                 });
+                if saturated && self.stop_at_saturation {
+                    // This routing's higher loads would only saturate more.
+                    let r = routing.clone();
+                    let before = self.todo.len();
+                    self.todo.retain(|(x, _)| *x != r);
+                    self.progress.total -= before - self.todo.len();
+                }
                 self.current = None;
             }
         }
@@ -292,6 +309,7 @@ mod tests {
             load_to: 0.3,
             load_step: 0.1,
             cycles: 200,
+            stop_at_saturation: true,
         };
         let mut job = SweepJob::new(sc, &["dor".into()], &st).unwrap();
         let mut calls = 0;
@@ -301,6 +319,42 @@ mod tests {
         }
         assert_eq!(job.progress.points.len(), 3);
         assert!(job.progress.points[2].accepted > job.progress.points[0].accepted);
+    }
+
+    #[test]
+    fn a_routing_stops_at_its_first_saturated_load_unless_asked_not_to() {
+        let sc = Scenario {
+            topology: "torus:8".into(),
+            traffic: "tornado".into(),
+            warmup: 200,
+            ..Scenario::default()
+        };
+        let mut st = SweepSettings {
+            load_from: 0.1,
+            load_to: 0.9,
+            load_step: 0.2,
+            cycles: 600,
+            stop_at_saturation: true,
+        };
+        let run = |st: &SweepSettings| {
+            let mut job = SweepJob::new(sc.clone(), &["dor".into()], st).unwrap();
+            while !job.work(1000) {}
+            job.progress
+        };
+        let stopped = run(&st);
+        let last = stopped.points.last().unwrap();
+        assert!(last.saturated, "{:?}", stopped.points);
+        assert!(
+            stopped.points[..stopped.points.len() - 1]
+                .iter()
+                .all(|p| !p.saturated)
+        );
+        assert!(stopped.points.len() < 5, "{:?}", stopped.points);
+        assert_eq!(stopped.total, stopped.points.len());
+        st.stop_at_saturation = false;
+        let all = run(&st);
+        assert_eq!(all.points.len(), 5);
+        assert_eq!(all.points[..stopped.points.len()], stopped.points[..]);
     }
 
     #[test]

@@ -670,6 +670,8 @@ impl Default for ObliviousAnalysis {
                 load_to: 0.6,
                 load_step: 0.05,
                 cycles: 2000,
+                // Every load: the curves run past each routing's mark.
+                stop_at_saturation: false,
             },
             sweep_output_queued: true,
             sweep: SweepRunner::Idle,

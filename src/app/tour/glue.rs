@@ -86,7 +86,7 @@ impl RoutelabApp {
 
     /// Issue one action through the app's own commands, in order (a
     /// `set` after a `preset` changes the preset's scenario).
-    fn tour_action(&mut self, a: Action, ctx: &egui::Context) {
+    pub(in crate::app) fn tour_action(&mut self, a: Action, ctx: &egui::Context) {
         let cmd = match a {
             Action::Preset(file) => match self.presets.iter().position(|p| p.source == file) {
                 Some(i) => AppCommand::LoadPreset(i),
@@ -169,5 +169,104 @@ impl RoutelabApp {
             p.push(format!("comparing: expected {w}"));
         }
         p
+    }
+}
+
+/// The app's clock for demos, in milliseconds.
+fn now_ms(ctx: &egui::Context) -> u64 {
+    (ctx.input(|i| i.time) * 1000.0).max(0.0) as u64
+}
+
+impl RoutelabApp {
+    /// Note `cmd` in the demo being recorded, as the action that replays it.
+    pub(in crate::app) fn record_demo_step(&mut self, cmd: &AppCommand, ctx: &egui::Context) {
+        let Some(demo) = &mut self.demo else { return };
+        let action = match cmd {
+            AppCommand::LoadPreset(i) => match self.presets.get(*i) {
+                Some(p) => Action::Preset(p.source.clone()),
+                None => return,
+            },
+            AppCommand::SwapRouting {
+                spec,
+                on_compare: false,
+            } => Action::SwapRouting(spec.clone()),
+            AppCommand::SetCompare(r) => Action::Compare(r.clone()),
+            AppCommand::Playback(p) => match p {
+                PlaybackCommand::Play => Action::Play(true),
+                PlaybackCommand::Pause => Action::Play(false),
+                PlaybackCommand::TogglePlay => Action::Play(!self.playback.playing),
+                PlaybackCommand::Reset => Action::Reset(true),
+                PlaybackCommand::SetSpeed(Speed::CyclesPerFrame(n)) => Action::Speed(u64::from(*n)),
+                _ => return,
+            },
+            AppCommand::Apply(s) => match serde_json::to_value(&**s) {
+                Ok(serde_json::Value::Object(fields)) => Action::Set(fields),
+                _ => return,
+            },
+            _ => return,
+        };
+        demo.note(action, now_ms(ctx));
+    }
+
+    /// Start recording, or stop and save what was recorded.
+    pub(in crate::app) fn toggle_demo_recording(&mut self, ctx: &egui::Context) {
+        match self.demo.take() {
+            Some(super::demo::DemoState::Recording { demo, .. }) => {
+                let text = demo.to_json();
+                let steps = demo.steps.len();
+                self.last_demo = Some(demo);
+                #[cfg(not(target_arch = "wasm32"))]
+                let name = std::path::Path::new(&self.settings.file_path)
+                    .with_file_name("demo.json")
+                    .to_string_lossy()
+                    .into_owned();
+                #[cfg(target_arch = "wasm32")]
+                let name = "demo.json".to_string();
+                match crate::app::export::save(&name, "application/json", text.as_bytes()) {
+                    Ok(m) => self.info(format!(
+                        "Demo of {steps} steps: {m}; open it with File > Open to replay it"
+                    )),
+                    Err(e) => self.error(e),
+                }
+            }
+            _ => {
+                self.demo = Some(super::demo::DemoState::record(now_ms(ctx)));
+                self.info("Recording a demo: presets, swaps, comparisons, play and pause are noted with their timing");
+            }
+        }
+    }
+
+    /// Replay a demo from now.
+    pub fn start_demo(&mut self, demo: super::demo::Demo) {
+        let steps = demo.steps.len();
+        self.demo = Some(super::demo::DemoState::Replaying {
+            start_ms: u64::MAX,
+            demo,
+            next: 0,
+        });
+        self.info(format!("Replaying a demo of {steps} steps"));
+    }
+
+    /// One frame of a demo being replayed.
+    pub(in crate::app) fn demo_frame(&mut self, ctx: &egui::Context) {
+        let now = now_ms(ctx);
+        let Some(d) = &mut self.demo else { return };
+        if let super::demo::DemoState::Replaying { start_ms, .. } = d
+            && *start_ms == u64::MAX
+        {
+            // Its clock starts at the first frame after it was loaded.
+            *start_ms = now;
+        }
+        let (actions, done) = d.due(now);
+        for a in actions {
+            self.tour_action(a, ctx);
+        }
+        if done {
+            self.demo = None;
+            self.info("The demo finished");
+        }
+        if self.demo.is_some() {
+            ctx.request_repaint();
+        }
     }
 }

@@ -31,11 +31,12 @@
 //! registers when it draws it ([`REGIONS`]). `expect` is checked by the UI
 //! tests after the step's actions.
 
+pub mod demo;
 mod glue;
 pub mod overlay;
 
 use crate::scenario::Scenario;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Every file of `assets/tours/`, compiled in (the web build and a bare
@@ -123,7 +124,7 @@ pub struct Step {
 }
 
 /// An action a step takes through the app's commands.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Load a preset (a file name of `assets/scenarios/`).
