@@ -18,6 +18,9 @@ cargo test --no-default-features
 echo "== tests: the engine's named errors in a release build"
 cargo test --release --no-default-features --test engine_seams
 
+echo "== tests: the fat-tree preset's bars on seeds 1-5 (release: 50 runs)"
+cargo test --release --no-default-features --test fattree_preset
+
 echo "== tests: everything"
 cargo test
 

@@ -28,6 +28,12 @@ fn every_registered_routing_has_an_acyclic_dependency_graph() {
     for kind in KINDS {
         for example in kind.examples {
             let spec: RoutingSpec = example.parse().unwrap();
+            // The fat-tree balancers run only on the time-slice model, which
+            // has no virtual channels or credits to wait on (and is refused
+            // on the cycle-level switches this graph is about).
+            if spec.time_slice_only() {
+                continue;
+            }
             for topo in NETWORKS {
                 let net = Network::from_spec(topo).unwrap();
                 if spec.applies_to(&net).is_err() {

@@ -71,8 +71,12 @@ fn simulation_keywords_keep_their_names_and_aliases() {
     check_serde(&PortPriority::ALL);
     check(
         &Process::ALL,
-        &["bernoulli", "exponential"],
-        &[("poisson", Process::Exponential)],
+        &["bernoulli", "exponential", "on_off"],
+        &[
+            ("poisson", Process::Exponential),
+            ("onoff", Process::OnOff),
+            ("on-off", Process::OnOff),
+        ],
     );
     check_serde(&Process::ALL);
     check(&TieRule::ALL, &["plus", "random", "parity"], &[]);

@@ -73,6 +73,12 @@ fn scenario_for(
         .iter()
         .map(|t| (*t, Arc::new(Network::from_spec(t).unwrap())))
         .filter(|(_, n)| spec.applies_to(n).is_ok())
+        // Switch model and topology must go together (the time-slice model
+        // takes fat trees only, the fat-tree balancers the time-slice model
+        // only): the pairs that do not are refused, which
+        // `combinations_that_make_no_sense_are_refused` in tests/timeslice.rs
+        // checks.
+        .filter(|(_, n)| routelab::sim::check_combination(model, n, &spec).is_ok())
         .collect();
     if fits.is_empty() {
         return None;
@@ -222,13 +228,33 @@ fn run_checked(s: &Scenario) -> Result<u64, String> {
     Ok(sim.now())
 }
 
-/// Every (routing example, switch model) pair, in registry order.
+/// Every (routing example, switch model) pair that can run on some pool
+/// topology, in registry order; every routing example is in at least one.
 fn every_routing_and_model() -> Vec<(&'static str, SwitchModelKind)> {
-    KINDS
+    let nets: Vec<Network> = TOPOLOGIES
         .iter()
-        .flat_map(|k| k.examples.iter().copied())
-        .flat_map(|r| SwitchModelKind::ALL.iter().map(move |&m| (r, m)))
-        .collect()
+        .map(|t| Network::from_spec(t).unwrap())
+        .collect();
+    let runs = |r: &str, m: SwitchModelKind| {
+        let spec: RoutingSpec = r.parse().unwrap();
+        nets.iter().any(|n| {
+            spec.applies_to(n).is_ok() && routelab::sim::check_combination(m, n, &spec).is_ok()
+        })
+    };
+    let mut pairs = Vec::new();
+    for r in KINDS.iter().flat_map(|k| k.examples.iter().copied()) {
+        let models: Vec<SwitchModelKind> = SwitchModelKind::ALL
+            .iter()
+            .copied()
+            .filter(|&m| runs(r, m))
+            .collect();
+        assert!(
+            !models.is_empty(),
+            "routing `{r}` runs on no switch model and topology of the test's pool; add one"
+        );
+        pairs.extend(models.into_iter().map(|m| (r, m)));
+    }
+    pairs
 }
 
 #[test]

@@ -390,6 +390,69 @@ fn file_dialog_answers_are_applied_and_no_dialog_shows_the_fallback() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The fat-tree preset (time-slice model): one accessible buffer bar per
+/// switch, "Switch N buffer: X of Y messages" with X as its value, empty
+/// at slice 0, filling and draining within capacity as slices run; in
+/// compare mode both runs draw their bars.
+#[test]
+fn fat_tree_preset_shows_live_buffer_bars() {
+    use egui_kittest::kittest::NodeT;
+    let mut h = harness();
+    h.get_by_label("Presets").click();
+    h.run();
+    h.get_by_label("Fat-tree multipath balancing").click();
+    h.run();
+    h.get_by_label("Fat tree k=4, unlike switches, weighted-path balancer (step 7)")
+        .click();
+    h.run();
+    assert_eq!(h.state().session.sim.switch_model(), "timeslice");
+    h.get_by_label("Slice 0");
+    let bars = |h: &Harness<'_, RoutelabApp>| -> Vec<(String, f64, u32)> {
+        h.query_all_by_label_contains("buffer:")
+            .map(|n| {
+                let node = n.accesskit_node();
+                let label = node.label().unwrap_or_default();
+                let cap: u32 = label
+                    .split(" of ")
+                    .nth(1)
+                    .and_then(|x| x.split(' ').next())
+                    .and_then(|x| x.parse().ok())
+                    .unwrap();
+                (label, node.numeric_value().unwrap_or(-1.0), cap)
+            })
+            .collect()
+    };
+    let at0 = bars(&h);
+    assert_eq!(at0.len(), 20, "{at0:?}");
+    assert!(
+        at0.iter()
+            .all(|(l, v, _)| *v == 0.0 && l.contains(": 0 of")),
+        "{at0:?}"
+    );
+    assert!(
+        at0.iter()
+            .any(|(l, _, _)| l == "Switch 0 buffer: 0 of 445 messages")
+    );
+    h.get_by_label("Step 100").click();
+    h.run();
+    let later = bars(&h);
+    assert_eq!(later.len(), 20);
+    let held: f64 = later.iter().map(|(_, v, _)| v).sum();
+    assert!(held > 0.0, "{later:?}");
+    assert!(
+        later.iter().all(|(_, v, cap)| *v <= *cap as f64),
+        "{later:?}"
+    );
+    h.get_by_label_contains("slices ·");
+    h.state_mut()
+        .push(AppCommand::SetCompare(Some("fattree-greedy:step=1".into())));
+    h.run();
+    h.get_by_label("Step 100").click();
+    h.run();
+    assert_eq!(h.state().session.compare.as_ref().unwrap().now(), 100);
+    assert_eq!(bars(&h).len(), 40);
+}
+
 #[test]
 fn balancer_and_compare_picks_follow_the_network() {
     let mut h = harness();
@@ -403,7 +466,10 @@ fn balancer_and_compare_picks_follow_the_network() {
     h.state_mut().push(AppCommand::LoadPreset(i));
     h.run_steps(2);
     let topology = h.state().session.scenario.topology.clone();
-    let choices = routelab::app::scenario_panel::routing_choices(&topology);
+    let choices = routelab::app::scenario_panel::routing_choices(
+        &topology,
+        h.state().session.scenario.switch_model,
+    );
     assert!(!choices.iter().any(|c| c.starts_with("dor")), "{choices:?}");
     assert!(
         choices.contains(&h.state().settings.swap_routing),

@@ -254,7 +254,10 @@ fn the_panel_explains_itself_on_a_network_that_is_no_torus() {
 
 #[test]
 fn every_oblivious_routing_swaps_live_and_too_few_vcs_are_explained() {
-    let choices = routelab::app::scenario_panel::routing_choices("torus:8x8");
+    let choices = routelab::app::scenario_panel::routing_choices(
+        "torus:8x8",
+        routelab::sim::SwitchModelKind::InputQueued,
+    );
     for r in ["rdor", "val", "romm", "rlb", "rlbth"] {
         assert!(
             choices.iter().any(|c| c == r),

@@ -23,7 +23,7 @@ impl RoutelabApp {
                 self.session = session;
                 // The balancer and compare boxes offer only routings that
                 // apply to this network: keep their picks among them.
-                let choices = scenario_panel::routing_choices(&s.topology);
+                let choices = scenario_panel::routing_choices(&s.topology, s.switch_model);
                 let other = choices.iter().find(|c| **c != s.routing).cloned();
                 for pick in [&mut self.settings.swap_routing, &mut self.compare_pick] {
                     if !choices.contains(pick)

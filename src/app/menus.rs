@@ -287,7 +287,10 @@ impl RoutelabApp {
         }
         ui.separator();
         ui.label("Balancer:");
-        let choices = scenario_panel::routing_choices(&self.session.scenario.topology);
+        let choices = scenario_panel::routing_choices(
+            &self.session.scenario.topology,
+            self.session.scenario.switch_model,
+        );
         scenario_panel::spec_field(
             ui,
             "swap_pick",

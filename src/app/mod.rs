@@ -6,7 +6,8 @@
 //! `menus`, `panels` and `windows` draw the menu bar and toolbar, the
 //! panels and the floating windows. [`playback`] (commands and
 //! state, no egui), [`session`] (the running simulations, no egui),
-//! [`scenario_panel`], [`network_view`], [`plots`], [`sweep`] (background
+//! [`scenario_panel`], [`network_view`] ([`fat_tree_view`] for the
+//! time-slice model's fat tree), [`plots`], [`sweep`] (background
 //! load sweeps), [`path_selection`] (static path selection, live GA/SA),
 //! [`oblivious`] (oblivious routing on tori: analysis beside simulation),
 //! [`latency_surface`] (DRB's Fig. 9 surface), [`drb_panel`] (DRB's
@@ -21,6 +22,7 @@ mod commands;
 pub mod digest_run;
 pub mod drb_panel;
 pub mod export;
+pub mod fat_tree_view;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod file_dialog;
 pub mod latency_surface;

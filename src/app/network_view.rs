@@ -308,6 +308,9 @@ pub fn network_ui_overlaid(
     title: &str,
     overlay: &Overlay,
 ) -> Rect {
+    if sim.time_slice().is_some() {
+        return super::fat_tree_view::fat_tree_ui(ui, sim, colouring, theme, selected, title);
+    }
     let net = sim.network();
     let size = ui.available_size().max(vec2(120.0, 120.0));
     let (response, painter) = ui.allocate_painter(size, Sense::click());
@@ -665,7 +668,11 @@ pub fn details_ui(ui: &mut egui::Ui, sim: &Simulation, selected: Selected, theme
             ui.label(format!("Mean head wait in it: {wait:.2} cycles"));
             let held = sim.switch_occupancy().get(s as usize).copied().unwrap_or(0);
             let room = sim.switch_capacity().get(s as usize).copied().unwrap_or(0);
-            ui.label(format!("Buffered now: {held} of {room} flits"));
+            if sim.time_slice().is_some() {
+                super::fat_tree_view::switch_details_ui(ui, sim, s);
+            } else {
+                ui.label(format!("Buffered now: {held} of {room} flits"));
+            }
             if let Some(w) = sim.stats().windows().last() {
                 ui.label(format!(
                     "Network, last window: {:.1} cycles, {:.3} flits/host/cycle",

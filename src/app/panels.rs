@@ -73,7 +73,11 @@ impl RoutelabApp {
             tour::overlay::mark(ui, "status");
             ui.horizontal_wrapped(|ui| {
                 let s = &self.session;
-                ui.monospace(format!("Cycle {}", s.now()));
+                if s.sim.latency_unit() == "slices" {
+                    ui.monospace(format!("Slice {}", s.now()));
+                } else {
+                    ui.monospace(format!("Cycle {}", s.now()));
+                }
                 ui.separator();
                 ui.monospace(format!("{:.0} cycles/s", s.cycles_per_second()))
                     .on_hover_text("Simulated cycles per wall-clock second");
@@ -85,16 +89,31 @@ impl RoutelabApp {
                     .on_hover_text("Packets waiting in source queues");
                 ui.separator();
                 let sum = s.sim.summary();
-                let cap = s.sim.capacity();
-                ui.monospace(format!(
-                    "Latency {:.1} cycles · Accepted {:.3} of {:.3} · capacity {:.3} ({:.0}%)",
-                    sum.avg_latency,
-                    sum.accepted,
-                    sum.offered,
-                    cap,
-                    100.0 * sum.accepted / cap.max(f64::MIN_POSITIVE)
-                ))
-                .on_hover_text("Measured since the warm-up ended: mean latency, accepted / offered flits per host per cycle, and the network's capacity under uniform traffic (the bisection limit) with the accepted throughput as a share of it");
+                if let Some(rate) = sum.success_rate {
+                    let rate = if rate.is_finite() {
+                        format!("{:.2}%", 100.0 * rate)
+                    } else {
+                        "not known yet".to_string()
+                    };
+                    ui.monospace(format!(
+                        "Success {rate} · Latency {:.2} (max {}) slices · {} refused",
+                        sum.avg_latency,
+                        sum.max_latency,
+                        sum.refused_transmissions.unwrap_or(0)
+                    ))
+                    .on_hover_text("Time-slice model, since the warm-up: requests taken within R slices and delivered within D, over those begun (known D slices after they begin); latency from begin time, not counting the server-to-access edge; offers between switches refused");
+                } else {
+                    let cap = s.sim.capacity();
+                    ui.monospace(format!(
+                        "Latency {:.1} cycles · Accepted {:.3} of {:.3} · capacity {:.3} ({:.0}%)",
+                        sum.avg_latency,
+                        sum.accepted,
+                        sum.offered,
+                        cap,
+                        100.0 * sum.accepted / cap.max(f64::MIN_POSITIVE)
+                    ))
+                    .on_hover_text("Measured since the warm-up ended: mean latency, accepted / offered flits per host per cycle, and the network's capacity under uniform traffic (the bisection limit) with the accepted throughput as a share of it");
+                }
                 ui.separator();
                 if let Some(b) = &s.compare {
                     let sb = b.summary();
@@ -171,7 +190,10 @@ impl RoutelabApp {
 
     pub(super) fn compare_ui(&mut self, ui: &mut egui::Ui) {
         ui.label("Run a second balancer on the same network, traffic and seed, in step.");
-        let choices = scenario_panel::routing_choices(&self.session.scenario.topology);
+        let choices = scenario_panel::routing_choices(
+            &self.session.scenario.topology,
+            self.session.scenario.switch_model,
+        );
         scenario_panel::spec_field(
             ui,
             "compare_pick",

@@ -6,7 +6,8 @@ use super::theme::Theme;
 use crate::sim::Simulation;
 use egui_plot::{Legend, Line, LineStyle, Plot, PlotPoints, Points, VLine};
 
-/// Latency and throughput over time for each run (`(label, sim)`).
+/// Latency and throughput over time for each run (`(label, sim)`); for
+/// time-slice runs, latency and success rate.
 pub fn live_curves_ui(ui: &mut egui::Ui, runs: &[(&str, &Simulation)], theme: Theme) {
     if runs.iter().all(|(_, s)| s.stats().windows().is_empty()) {
         // Nothing measured yet: say what to do rather than draw empty axes.
@@ -17,11 +18,18 @@ pub fn live_curves_ui(ui: &mut egui::Ui, runs: &[(&str, &Simulation)], theme: Th
                     .strong()
                     .size(16.0),
             );
-            ui.label(
+            ui.label(if runs.iter().any(|(_, s)| s.deadlines().is_some()) {
+                "Press Play (Space) or Step: latency and success rate are drawn here \
+                 for every window of slices the simulation completes."
+            } else {
                 "Press Play (Space) or Step: latency and accepted throughput are drawn here \
-                 for every window of cycles the simulation completes.",
-            );
+                 for every window of cycles the simulation completes."
+            });
         });
+        return;
+    }
+    if runs.iter().any(|(_, s)| s.deadlines().is_some()) {
+        slice_curves_ui(ui, runs, theme);
         return;
     }
     let h = ((ui.available_height() - 8.0) / 2.0).max(80.0);
@@ -83,6 +91,81 @@ pub fn live_curves_ui(ui: &mut egui::Ui, runs: &[(&str, &Simulation)], theme: Th
                     }
                 }
             });
+    }
+}
+
+/// Time-slice runs: average latency per window (slices) and the success
+/// rate of the requests begun in each window (known D slices later), with
+/// swaps marked.
+fn slice_curves_ui(ui: &mut egui::Ui, runs: &[(&str, &Simulation)], theme: Theme) {
+    let h = ((ui.available_height() - 8.0) / 2.0).max(80.0);
+    ui.label(
+        egui::RichText::new("Average latency (slices)")
+            .small()
+            .strong(),
+    );
+    Plot::new("slice_latency")
+        .height(h - 18.0)
+        .legend(Legend::default())
+        .include_y(0.0)
+        .allow_scroll(false)
+        .x_axis_label("slice")
+        .show(ui, |plot| {
+            for (i, (label, sim)) in runs.iter().enumerate() {
+                let pts: PlotPoints = sim
+                    .stats()
+                    .windows()
+                    .iter()
+                    .map(|w| [w.cycle as f64, w.avg_latency])
+                    .collect();
+                plot.line(
+                    Line::new(label.to_string(), pts)
+                        .color(theme.series(i))
+                        .width(1.5),
+                );
+                swaps(plot, label, sim, theme.series(i));
+            }
+        });
+    ui.label(
+        egui::RichText::new("Success rate (%) of the requests begun in each window")
+            .small()
+            .strong(),
+    );
+    Plot::new("slice_success")
+        .height(h - 18.0)
+        .legend(Legend::default())
+        .include_y(0.0)
+        .include_y(100.0)
+        .allow_scroll(false)
+        .x_axis_label("begin slice")
+        .show(ui, |plot| {
+            for (i, (label, sim)) in runs.iter().enumerate() {
+                let Some(d) = sim.deadlines() else {
+                    continue;
+                };
+                let pts: PlotPoints = d
+                    .windows()
+                    .iter()
+                    .filter(|w| w[1].is_finite())
+                    .map(|w| [w[0], 100.0 * w[1]])
+                    .collect();
+                plot.line(
+                    Line::new(label.to_string(), pts)
+                        .color(theme.series(i))
+                        .width(1.5),
+                );
+                swaps(plot, label, sim, theme.series(i));
+            }
+        });
+}
+
+fn swaps(plot: &mut egui_plot::PlotUi<'_>, label: &str, sim: &Simulation, color: egui::Color32) {
+    for (cycle, name) in sim.swaps().iter().skip(1) {
+        plot.vline(
+            VLine::new(format!("{label}: swap to {name} @ {cycle}"), *cycle as f64)
+                .color(color)
+                .style(LineStyle::dotted_loose()),
+        );
     }
 }
 

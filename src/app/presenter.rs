@@ -102,11 +102,13 @@ impl RoutelabApp {
             if self.session.compare.is_some() {
                 self.push(AppCommand::SetCompare(None));
             } else {
-                let remembered = self
-                    .settings
-                    .compare_routing
-                    .clone()
-                    .filter(|r| routing_choices(&self.session.scenario.topology).contains(r));
+                let remembered = self.settings.compare_routing.clone().filter(|r| {
+                    routing_choices(
+                        &self.session.scenario.topology,
+                        self.session.scenario.switch_model,
+                    )
+                    .contains(r)
+                });
                 let pick = remembered.or_else(|| self.next_routing(&self.session.scenario.routing));
                 if let Some(r) = pick {
                     self.push(AppCommand::SetCompare(Some(r)));
@@ -117,7 +119,10 @@ impl RoutelabApp {
 
     /// The routing after `current` among those that apply to the network.
     fn next_routing(&self, current: &str) -> Option<String> {
-        let choices = routing_choices(&self.session.scenario.topology);
+        let choices = routing_choices(
+            &self.session.scenario.topology,
+            self.session.scenario.switch_model,
+        );
         let at = choices.iter().position(|c| c == current);
         let next = at.map_or(0, |i| (i + 1) % choices.len().max(1));
         choices.get(next).cloned().filter(|c| c != current)

@@ -48,6 +48,18 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../assets/scenarios/fattree-dmodk-uniform.json"),
     ),
     (
+        "fattree-greedy.json",
+        include_str!("../../assets/scenarios/fattree-greedy.json"),
+    ),
+    (
+        "fattree16-greedy.json",
+        include_str!("../../assets/scenarios/fattree16-greedy.json"),
+    ),
+    (
+        "fattree8-greedy.json",
+        include_str!("../../assets/scenarios/fattree8-greedy.json"),
+    ),
+    (
         "hypercube-ecube-bitcomp.json",
         include_str!("../../assets/scenarios/hypercube-ecube-bitcomp.json"),
     ),
@@ -199,7 +211,7 @@ pub const GROUPS: &[Group] = &[
     Group {
         title: "Fat-tree multipath balancing",
         about: "Datacenter fat trees with unlike switches: the greedy weighted-path balancer step by step, beside ECMP, D-mod-k and DRILL.",
-        prefixes: &["fattree-"],
+        prefixes: &["fattree"],
     },
 ];
 

@@ -9,7 +9,7 @@ use crate::traffic::Process;
 
 /// The topology spec forms, for tooltips.
 pub const TOPOLOGY_HELP: &str = "Topology spec: torus:KxK[xK..] (k>=3), mesh:KxK[xK..] (k>=2), hypercube:N (1..=16), \
-midimew:N (N>=5), fattree:K (even K), irregular:N[:ports=P][:hosts=H][:seed=S]; torus/mesh/hypercube/midimew also take :hosts=H";
+midimew:N (N>=5), fattree:K (even K)[:hetero=equal|paper][:seed=S][:LEVEL_FIELD=LO-HI], irregular:N[:ports=P][:hosts=H][:seed=S]; torus/mesh/hypercube/midimew also take :hosts=H";
 
 /// Topology kinds with an example spec each.
 pub const TOPOLOGY_KINDS: &[(&str, &str, &str)] = &[
@@ -29,7 +29,11 @@ pub const TOPOLOGY_KINDS: &[(&str, &str, &str)] = &[
         "midimew:64",
         "minimum-distance mesh with wrap-around links: midimew:N, N >= 5",
     ),
-    ("fattree", "fattree:4", "k-ary fat tree: fattree:K, even K"),
+    (
+        "fattree",
+        "fattree:4",
+        "k-ary fat tree: fattree:K, even K; for the time-slice model, unlike switches with fattree:K:hetero=paper:seed=S",
+    ),
     (
         "irregular",
         "irregular:16:seed=3",
@@ -51,31 +55,37 @@ pub const TRAFFIC: &[&str] = &[
     "hotspot:fraction=0.2:nodes=0",
 ];
 
-/// Routing (balancer) specs that fit a topology spec.
-pub fn routing_choices(topology: &str) -> Vec<String> {
+/// Routing (balancer) specs that fit a topology spec on the given switch
+/// model (the fat-tree balancers only on the time-slice model, which takes
+/// fat trees only).
+pub fn routing_choices(topology: &str, model: SwitchModelKind) -> Vec<String> {
     thread_local! {
-        static CACHE: std::cell::RefCell<(String, Vec<String>)> = Default::default();
+        static CACHE: std::cell::RefCell<(String, SwitchModelKind, Vec<String>)> =
+            Default::default();
     }
     if let Some(hit) = CACHE.with(|c| {
         let c = c.borrow();
-        (c.0 == topology).then(|| c.1.clone())
+        (c.0 == topology && c.1 == model).then(|| c.2.clone())
     }) {
         return hit;
     }
-    // Every registered routing's examples that apply to this network.
+    // Every registered routing's examples that apply to this network and
+    // go with this switch model.
     let choices: Vec<String> = match crate::topology::Network::from_spec(topology) {
         Ok(net) => crate::routing::registry::KINDS
             .iter()
             .flat_map(|k| k.examples.iter())
             .filter(|e| {
-                e.parse::<crate::routing::RoutingSpec>()
-                    .is_ok_and(|s| s.applies_to(&net).is_ok())
+                e.parse::<crate::routing::RoutingSpec>().is_ok_and(|s| {
+                    s.applies_to(&net).is_ok()
+                        && crate::sim::check_combination(model, &net, &s).is_ok()
+                })
             })
             .map(|e| e.to_string())
             .collect(),
         Err(_) => vec!["minimal".to_string()],
     };
-    CACHE.with(|c| *c.borrow_mut() = (topology.to_string(), choices.clone()));
+    CACHE.with(|c| *c.borrow_mut() = (topology.to_string(), model, choices.clone()));
     choices
 }
 
@@ -134,7 +144,7 @@ pub fn scenario_ui(
                                 .clicked()
                             {
                                 draft.topology = example.to_string();
-                                let choices = routing_choices(example);
+                                let choices = routing_choices(example, draft.switch_model);
                                 if !choices.contains(&draft.routing) {
                                     draft.routing =
                                         choices.first().cloned().unwrap_or_else(|| "minimal".into());
@@ -155,7 +165,7 @@ pub fn scenario_ui(
                 ui,
                 "routing_pick",
                 &mut draft.routing,
-                &routing_choices(&draft.topology),
+                &routing_choices(&draft.topology, draft.switch_model),
                 "Routing / balancer spec; the list offers the ones that apply to this topology",
             );
             ui.end_row();
@@ -172,18 +182,29 @@ pub fn scenario_ui(
 
             ui.label("Arrivals");
             egui::ComboBox::from_id_salt("process")
-                .selected_text(format!("{:?}", draft.process).to_lowercase())
+                .selected_text(draft.process.as_str())
                 .show_ui(ui, |ui| {
                     ui.selectable_value(&mut draft.process, Process::Bernoulli, "bernoulli");
                     ui.selectable_value(&mut draft.process, Process::Exponential, "exponential");
+                    ui.selectable_value(&mut draft.process, Process::OnOff, "on_off");
                 })
                 .response
                 .on_hover_text("Inter-arrival law of each host's packets");
             ui.end_row();
 
             ui.label("Offered load");
-            ui.add(egui::Slider::new(&mut draft.load, 0.0..=1.0).step_by(0.01))
-                .on_hover_text("Flits per host per cycle (1 = a host injects every cycle)");
+            if draft.switch_model == SwitchModelKind::TimeSlice {
+                ui.add(
+                    egui::DragValue::new(&mut draft.load)
+                        .range(0.0..=crate::scenario::MAX_SLICE_LOAD)
+                        .speed(0.05)
+                        .suffix(" req/server/slice"),
+                )
+                .on_hover_text("Time-slice model: requests per server per slice (lambda)");
+            } else {
+                ui.add(egui::Slider::new(&mut draft.load, 0.0..=1.0).step_by(0.01))
+                    .on_hover_text("Flits per host per cycle (1 = a host injects every cycle)");
+            }
             ui.end_row();
 
             ui.label("Packet size");
@@ -200,8 +221,19 @@ pub fn scenario_ui(
                     }
                 })
                 .response
-                .on_hover_text("What moves packets between buffers: input-queued = virtual-channel routers with credit flow control, cycle by cycle");
+                .on_hover_text("What moves packets between buffers: input-queued = virtual-channel routers with credit flow control, cycle by cycle; output-queued = ideal switches with unbounded output queues (only the channels limit); timeslice = the weighted-path paper's fat tree of unlike switches, one step per time slice");
             ui.end_row();
+
+            if draft.switch_model == SwitchModelKind::TimeSlice {
+                ui.label("Admission R");
+                ui.add(egui::DragValue::new(&mut draft.admit_slices).range(0..=1_000_000).suffix(" slices"))
+                    .on_hover_text("A request fails if its access switch has no room for it within R slices of its begin time");
+                ui.end_row();
+                ui.label("Deadline D");
+                ui.add(egui::DragValue::new(&mut draft.deadline_slices).range(1..=1_000_000).suffix(" slices"))
+                    .on_hover_text("A request fails unless delivered within D slices of its begin time");
+                ui.end_row();
+            }
 
             ui.label("Switching");
             egui::ComboBox::from_id_salt("switching")

@@ -89,6 +89,12 @@ fn parse_delay(s: &str) -> Result<u16, String> {
 fn parse_cycles(s: &str) -> Result<u64, String> {
     parse_whole(s, 1, crate::limits::MAX_CYCLES)
 }
+fn parse_admit_slices(s: &str) -> Result<u64, String> {
+    parse_whole(s, 0, 1_000_000)
+}
+fn parse_deadline_slices(s: &str) -> Result<u64, String> {
+    parse_whole(s, 1, 1_000_000)
+}
 fn parse_warmup(s: &str) -> Result<u64, String> {
     parse_whole(s, 0, crate::limits::MAX_CYCLES)
 }
@@ -108,31 +114,43 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<PathBuf>,
     /// Topology spec: torus:8x8, mesh:4x4, hypercube:6, midimew:64, fattree:4,
-    /// irregular:16:seed=3, file:PATH.
+    /// irregular:16:seed=3, file:PATH. Fat trees take per-switch parameters
+    /// for the time-slice model: fattree:4:hetero=paper:seed=2.
     #[arg(long)]
     pub topology: Option<String>,
     /// Routing: minimal, dor[:tie=plus|random|parity], updown[:root=N], dmodk,
     /// paths:updown-bfs|updown-dfs|udwm:SELECT[:opts] (see `routelab paths`),
     /// adaptive (Duato; needs --selection first-free), drb[:tau=F][:tolerance=F]
     /// [:max-size=N][:max-width=N][:supernode=gravity|subtopology][:ack=packet|delay]
-    /// [:limit=random].
+    /// [:limit=random]; on the time-slice model fattree-greedy:step=1..7,
+    /// fattree-ecmp, fattree-drill.
     /// Repeat the flag to run several routings on the same traffic and seed
     /// (`--routing dor --routing updown`).
     #[arg(long, action = clap::ArgAction::Append)]
     pub routing: Vec<String>,
-    /// Switch model: input-queued.
+    /// Switch model: input-queued, timeslice (the weighted-path paper's fat
+    /// tree, one step = one time slice).
     #[arg(long, value_parser = parse_switch_model)]
     pub switch_model: Option<SwitchModelKind>,
     /// Traffic pattern: uniform, hotspot[:fraction=F][:nodes=A,B], bitrev,
     /// bitcomp, butterfly, shuffle, transpose, tornado, nn, neighbor, randperm.
     #[arg(long)]
     pub traffic: Option<String>,
-    /// Inter-arrival process: bernoulli, exponential.
+    /// Inter-arrival process: bernoulli, exponential, on_off.
     #[arg(long, value_parser = parse_process)]
     pub process: Option<Process>,
-    /// Offered load in flits per host per cycle (0..=1).
+    /// Offered load in flits per host per cycle (0..=1); on the time-slice
+    /// model, requests per server per slice.
     #[arg(long, allow_negative_numbers = true, value_parser = parse_number)]
     pub load: Option<f64>,
+    /// Time-slice model: R, slices a request may wait for room at its access
+    /// switch before it fails (0..=1000000, default 0).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_admit_slices)]
+    pub admit_slices: Option<u64>,
+    /// Time-slice model: D, slices within which a request must be delivered
+    /// (1..=1000000, default 20).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_deadline_slices)]
+    pub deadline_slices: Option<u64>,
     /// Flits per packet (1..=1024).
     #[arg(long, allow_negative_numbers = true, value_parser = parse_packet_flits)]
     pub packet_flits: Option<u16>,
@@ -208,6 +226,8 @@ impl ScenarioArgs {
             traffic,
             process,
             load,
+            admit_slices,
+            deadline_slices,
             packet_flits,
             switching,
             vcs,

@@ -32,9 +32,15 @@ pub struct SimArgs {
     pub pairs: Option<PathBuf>,
     /// Run every routing of the given routing's family that applies to the
     /// topology (the topology's static routings; every path-selection
-    /// algorithm on the same legal paths...) on the same traffic and seed.
+    /// algorithm on the same legal paths; the fat-tree balancer's seven
+    /// steps and the baselines...) on the same traffic and seed.
     #[arg(long)]
     pub compare: bool,
+    /// Time-slice model: write every switch's occupancy at the end of each
+    /// window as CSV (slice, switch, level, occupancy, buffer; one routing
+    /// only).
+    #[arg(long, value_name = "FILE")]
+    pub occupancy: Option<PathBuf>,
     /// Print the run's digest instead of the summary: one JSON object with
     /// a 64-bit FNV-1a hash of every counter and per-channel value (floats
     /// by their bits) and the fields themselves, to compare runs bit for
@@ -48,6 +54,16 @@ pub struct SimArgs {
 #[derive(Debug, Serialize)]
 pub struct SimRuns {
     pub runs: Vec<SimReport>,
+    /// Runs that stopped (deadlock...), with why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<FailedRun>,
+}
+
+/// A run of a comparison that stopped before the end.
+#[derive(Debug, Serialize)]
+pub struct FailedRun {
+    pub routing: String,
+    pub error: String,
 }
 
 /// `sim --json` output: the summary plus timing.
@@ -132,16 +148,40 @@ pub fn run(mut a: SimArgs) -> Result<(), CliError> {
                 scenarios.len()
             )));
         }
+        if a.occupancy.is_some() {
+            return Err(CliError::Input(format!(
+                "--occupancy writes one routing's occupancy; this command runs {} routings (give one --routing)",
+                scenarios.len()
+            )));
+        }
+        // A run that stops (deadlock) is reported in its row; the others
+        // still run, and the command then exits 1.
         let mut runs = Vec::with_capacity(scenarios.len());
+        let mut failed = Vec::new();
         for s in &scenarios {
-            runs.push(run_scenario(s)?.1);
+            match run_scenario(s) {
+                Ok((_, r)) => runs.push(r),
+                Err(CliError::Run(error)) => failed.push(FailedRun {
+                    routing: s.routing.clone(),
+                    error,
+                }),
+                Err(e) => return Err(e),
+            }
         }
+        let first_failure = failed
+            .first()
+            .map(|f| format!("routing {}: {}", f.routing, f.error));
         if a.json {
-            super::emit(&(serde_json::to_string(&SimRuns { runs }).unwrap_or_default() + "\n"))?;
+            super::emit(
+                &(serde_json::to_string(&SimRuns { runs, failed }).unwrap_or_default() + "\n"),
+            )?;
         } else {
-            super::emit(&side_by_side(&runs))?;
+            super::emit(&side_by_side(&runs, &failed))?;
         }
-        return Ok(());
+        return match first_failure {
+            Some(m) => Err(CliError::Run(m)),
+            None => Ok(()),
+        };
     }
     let s = &scenarios[0];
     let (sim, r) = run_scenario(s)?;
@@ -160,6 +200,9 @@ pub fn run(mut a: SimArgs) -> Result<(), CliError> {
     if let Some(path) = &a.pairs {
         write_file(path, &pairs_csv(&sim))?;
     }
+    if let Some(path) = &a.occupancy {
+        write_file(path, &occupancy_csv(&sim)?)?;
+    }
     if a.json {
         super::emit(&(serde_json::to_string(&r).unwrap_or_default() + "\n"))?;
     } else {
@@ -171,6 +214,9 @@ pub fn run(mut a: SimArgs) -> Result<(), CliError> {
 /// The readable summary.
 pub fn readable(r: &SimReport) -> String {
     let s = &r.summary;
+    if s.success_rate.is_some() {
+        return readable_slices(r);
+    }
     let mut out = base_readable(r, s);
     if let Some(p) = &s.paper {
         out.push_str(&format!(
@@ -240,8 +286,111 @@ fn base_readable(r: &SimReport, s: &Summary) -> String {
     )
 }
 
-/// Several routings' summaries on the same traffic and seed, one row each.
-pub fn side_by_side(runs: &[SimReport]) -> String {
+/// The readable summary of a time-slice run: the paper's metrics first.
+fn readable_slices(r: &SimReport) -> String {
+    let s = &r.summary;
+    format!(
+        "topology {}  routing {}  traffic {}  switch model timeslice\n\
+         load      {:.4} requests/server/slice (generated {:.4}); rho {:.2}\n\
+         success   {:.2}% of {} requests ({} dropped at their server, {} late)\n\
+         latency   avg {:.2}  p50 {}  p99 {}  max {} slices (begin to delivery, server-to-access edge not counted); avg hops {:.2}\n\
+         refused   {} transmissions between switches\n\
+         requests  taken {}  delivered {}  in flight {}  waiting at servers {}\n\
+         slices    {} ({} measured) in {:.0} ms = {:.0} slices/s\n",
+        s.topology,
+        s.routing,
+        r.traffic,
+        s.offered,
+        s.generated,
+        rho(s),
+        100.0 * s.success_rate.unwrap_or(f64::NAN),
+        s.measured_requests.unwrap_or(0),
+        s.rejected_requests.unwrap_or(0),
+        s.late_requests.unwrap_or(0),
+        s.avg_latency,
+        s.p50_latency,
+        s.p99_latency,
+        s.max_latency,
+        s.avg_hops,
+        s.refused_transmissions.unwrap_or(0),
+        s.injected_packets,
+        s.delivered_packets,
+        s.in_flight_packets,
+        s.queued_packets,
+        s.cycles,
+        s.measured_cycles,
+        r.elapsed_ms,
+        r.cycles_per_second
+    )
+}
+
+/// ρ of a time-slice run: offered load over the λ at which ρ = 1.
+fn rho(s: &Summary) -> f64 {
+    if s.capacity > 0.0 {
+        s.offered / s.capacity
+    } else {
+        f64::NAN
+    }
+}
+
+/// Several routings' summaries on the same traffic and seed, one row each;
+/// runs that stopped are named after the table.
+pub fn side_by_side(runs: &[SimReport], failed: &[FailedRun]) -> String {
+    let mut out = if runs.iter().any(|r| r.summary.success_rate.is_some()) {
+        side_by_side_slices(runs)
+    } else {
+        side_by_side_cycles(runs)
+    };
+    for f in failed {
+        out.push_str(&format!("{}: stopped: {}\n", f.routing, f.error));
+    }
+    out
+}
+
+/// Time-slice runs side by side: the paper's metrics.
+fn side_by_side_slices(runs: &[SimReport]) -> String {
+    let mut out = String::new();
+    if let Some(r) = runs.first() {
+        let s = &r.summary;
+        out.push_str(&format!(
+            "topology {}  traffic {}  load {:.4} requests/server/slice  rho {:.2}\n",
+            s.topology,
+            r.traffic,
+            s.offered,
+            rho(s)
+        ));
+    }
+    let width = runs
+        .iter()
+        .map(|r| r.summary.routing.len())
+        .max()
+        .unwrap_or(7)
+        .max(7);
+    out.push_str(&format!(
+        "{:width$}  success%  avg_lat  p99  max  refused  dropped     late\n",
+        "routing"
+    ));
+    for r in runs {
+        let s = &r.summary;
+        out.push_str(&format!(
+            "{:width$}  {:8.2}  {:7.2}  {:3}  {:3}  {:7}  {:7}  {:7}\n",
+            s.routing,
+            100.0 * s.success_rate.unwrap_or(f64::NAN),
+            s.avg_latency,
+            s.p99_latency,
+            s.max_latency,
+            s.refused_transmissions.unwrap_or(0),
+            s.rejected_requests.unwrap_or(0),
+            s.late_requests.unwrap_or(0)
+        ));
+    }
+    out.push_str(
+        "latency in slices; dropped: not taken by the access switch within R slices; late: delivered after D\n",
+    );
+    out
+}
+
+fn side_by_side_cycles(runs: &[SimReport]) -> String {
     let mut out = String::new();
     if let Some(r) = runs.first() {
         out.push_str(&format!(
@@ -275,6 +424,39 @@ pub fn side_by_side(runs: &[SimReport]) -> String {
     }
     out.push_str("latency in cycles, accepted in flits/host/cycle\n");
     out
+}
+
+/// Time-slice model: every switch's occupancy at the end of each window.
+pub fn occupancy_csv(sim: &Simulation) -> Result<String, CliError> {
+    let Some(ts) = sim.time_slice() else {
+        return Err(CliError::Input(format!(
+            "--occupancy needs switch_model = timeslice (this run is {})",
+            sim.switch_model()
+        )));
+    };
+    let k = match sim.network().shape() {
+        crate::topology::Shape::FatTree { k } => *k,
+        _ => 0,
+    };
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let err = |e: csv::Error| CliError::Run(e.to_string());
+    w.write_record(["slice", "switch", "level", "occupancy", "buffer"])
+        .map_err(err)?;
+    for (slice, occ) in ts.history() {
+        for (s, &o) in occ.iter().enumerate() {
+            let level = crate::topology::fat_tree_params::Level::of(k, s as u32);
+            w.write_record([
+                slice.to_string(),
+                s.to_string(),
+                level.name().to_string(),
+                o.to_string(),
+                ts.params()[s].buffer.to_string(),
+            ])
+            .map_err(err)?;
+        }
+    }
+    let bytes = w.into_inner().map_err(|e| CliError::Run(e.to_string()))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Per-channel CSV: id, name, kind, ends, utilization, queueing delay.

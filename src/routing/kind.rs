@@ -23,6 +23,10 @@ pub enum Family {
     /// on local buffer space (Duato), and DRB on acknowledged latency
     /// between its static and random limits.
     Adaptive,
+    /// The fat-tree balancers of the time-slice model: the weighted-path
+    /// paper's seven steps and the datacenter baselines (ECMP, D-mod-k,
+    /// DRILL).
+    FatTree,
 }
 
 /// A parsed routing spec that can be checked against a network and built.
@@ -64,6 +68,12 @@ pub trait RoutingBuild: Send + Sync + Debug {
     fn variants(&self, net: &Network) -> Vec<String>;
     /// For downcasting (e.g. the path-selection spec behind `paths:`).
     fn as_any(&self) -> &dyn std::any::Any;
+    /// True for routings that decide once per time slice from their
+    /// neighbours' buffer fill and so run only on the time-slice switch
+    /// model (the fat-tree balancers).
+    fn time_slice_only(&self) -> bool {
+        false
+    }
 }
 
 /// Parses the options of a routing spec (the parts after its name, split
@@ -107,4 +117,18 @@ pub(super) fn options<'a>(
     Spec::new(name, parts.to_vec())
         .options(0, keys)
         .map_err(|e| e.to_string())
+}
+
+/// The options of routing `name` that are given, as (key, value) in the
+/// order of `keys`, checked by [`options`] (known keys, each once).
+pub(super) fn given_options<'a>(
+    name: &'a str,
+    parts: &[&'a str],
+    keys: &[&'a str],
+) -> Result<Vec<(&'a str, &'a str)>, String> {
+    let o = options(name, parts, keys)?;
+    Ok(keys
+        .iter()
+        .filter_map(|&k| o.get(k).map(|v| (k, v)))
+        .collect())
 }

@@ -20,9 +20,11 @@
 //! the cycle at the source and at every hop ([`Source::now`], [`Hop::now`]),
 //! route state with two waypoints and a path index ([`RouteState`]),
 //! delivery feedback after a modelled delay or a real acknowledgement
-//! packet ([`Acknowledgement`], [`Feedback`]), and two hooks for switch
+//! packet ([`Acknowledgement`], [`Feedback`]), and hooks for switch
 //! models that decide once per time slice ([`Routing::send_key`],
-//! [`Routing::neighbour_quota`]).
+//! [`Routing::shuffle_sends`], [`Routing::neighbour_quota`],
+//! [`BufferView::occupancy`]). The fat-tree balancers ([`fattree`]) use
+//! them.
 //!
 //! Ejection is not the routing's business: at the destination switch the
 //! simulator sends the packet to its host.
@@ -32,6 +34,7 @@ mod candidates;
 mod dmodk;
 mod dor;
 pub mod drb;
+pub mod fattree;
 mod feedback;
 mod kind;
 mod midimew;
@@ -65,6 +68,13 @@ pub trait BufferView {
     /// Free buffer slots (credits) on the downstream side of `port`'s virtual
     /// channel `vc` at the current switch.
     fn free_slots(&self, port: PortId, vc: u8) -> u32;
+    /// Messages the switch behind `port` holds, as this switch knows it,
+    /// where the switch model has that notion (the time-slice model: its
+    /// fill at the start of the slice plus what this switch sent it since,
+    /// which may exceed its capacity). `None` by default.
+    fn occupancy(&self, _port: PortId) -> Option<u32> {
+        None
+    }
 }
 
 /// A packet leaving its source host: what [`Routing::at_source`] sees.
@@ -272,9 +282,11 @@ pub trait Routing: Send {
 
     /// For switch models that decide once per time slice: the key by which
     /// switch `at` orders the packets it holds before sending them (lowest
-    /// first; equal keys keep arrival order). `None` (the default) keeps
-    /// arrival order. The fat-tree paper's "oldest first" step orders by
-    /// generation time, then by larger remaining distance.
+    /// first; equal keys keep arrival order), asked once per switch the
+    /// packet enters (when it is offered to `at`). `None` (the default)
+    /// keeps arrival order. The
+    /// fat-tree paper's "oldest first" step orders by generation time, then
+    /// by larger remaining distance.
     fn send_key(
         &self,
         _at: SwitchId,
@@ -292,5 +304,14 @@ pub trait Routing: Send {
     /// fat-tree paper's access-buffer reservation is such a quota.
     fn neighbour_quota(&self, _at: SwitchId, _free: u32, _neighbours: u32) -> Option<u32> {
         None
+    }
+
+    /// For switch models that decide once per time slice, when
+    /// [`Routing::send_key`] gives no key: `true` to try a switch's packets
+    /// in a fresh random order every slice (the fat-tree paper's order
+    /// before its "oldest first" step), `false` (the default) for arrival
+    /// order.
+    fn shuffle_sends(&self) -> bool {
+        false
     }
 }

@@ -22,6 +22,9 @@ pub const KINDS: &[RoutingKind] = &[
     super::oblivious::RLBTH,
     super::adaptive::KIND,
     super::drb::KIND,
+    super::fattree::GREEDY_KIND,
+    super::fattree::ECMP_KIND,
+    super::fattree::DRILL_KIND,
 ];
 
 /// The routing named `name`, if any.

@@ -103,6 +103,11 @@ impl RoutingSpec {
         self.build.needs_tail_credit()
     }
 
+    /// True when it runs only on the time-slice switch model.
+    pub fn time_slice_only(&self) -> bool {
+        self.build.time_slice_only()
+    }
+
     /// Fewest virtual channels it needs on `net` for its data packets.
     pub fn min_vcs(&self, net: &Network) -> u8 {
         self.build.min_vcs(net)

@@ -11,6 +11,7 @@ use crate::sim::{
     MeasureConfig, PortPriority, RouterConfig, Simulation, SwitchModelKind, Switching,
     TrafficConfig,
 };
+use crate::topology::fat_tree_params::{SwitchOverride, apply_overrides};
 use crate::topology::{Network, TopologySpec};
 use crate::traffic::{Pattern, PatternSpec, Process};
 use serde::{Deserialize, Serialize};
@@ -61,6 +62,15 @@ pub struct Scenario {
     /// ([`RouterConfig::wait_for_tail_credit`]); written only when true.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub wait_for_tail_credit: bool,
+    /// Time-slice model: R, the slices a request may wait for room at its
+    /// access switch before it fails (0: its begin slice).
+    pub admit_slices: u64,
+    /// Time-slice model: D, the slices within which a request must be
+    /// delivered (latency < D).
+    pub deadline_slices: u64,
+    /// Time-slice model: switches set one by one, over the topology's own
+    /// (e.g. `[{"switch": 9, "buffer": 1000, "bw_out": 20}]`).
+    pub switches: Vec<SwitchOverride>,
 }
 
 /// Fields a scenario file may hold that its JSON omits at their default.
@@ -94,9 +104,15 @@ impl Default for Scenario {
             window_cycles: m.window_cycles,
             pair_stats: false,
             wait_for_tail_credit: false,
+            admit_slices: m.admit_slices,
+            deadline_slices: m.deadline_slices,
+            switches: Vec::new(),
         }
     }
 }
+
+/// Most requests per server per slice a time-slice scenario may offer.
+pub const MAX_SLICE_LOAD: f64 = 1000.0;
 
 /// Most cycles a scenario may ask for ([`crate::limits::MAX_CYCLES`]).
 pub const MAX_CYCLES: u64 = crate::limits::MAX_CYCLES;
@@ -196,6 +212,8 @@ impl Scenario {
             watchdog_cycles: self.watchdog_cycles,
             window_cycles: self.window_cycles,
             pair_stats: self.pair_stats,
+            admit_slices: self.admit_slices,
+            deadline_slices: self.deadline_slices,
         }
     }
 
@@ -223,11 +241,21 @@ impl Scenario {
                 }
             }
         }
-        if !(0.0..=1.0).contains(&self.load) || self.load.is_nan() {
+        if self.switch_model == SwitchModelKind::TimeSlice {
+            if !(0.0..=MAX_SLICE_LOAD).contains(&self.load) || self.load.is_nan() {
+                p.push(format!(
+                    "load = {}; accepted 0..={MAX_SLICE_LOAD} requests per server per slice",
+                    self.load
+                ));
+            }
+        } else if !(0.0..=1.0).contains(&self.load) || self.load.is_nan() {
             p.push(format!(
                 "load = {}; accepted 0..=1 flits per host per cycle",
                 self.load
             ));
+        }
+        if !self.switches.is_empty() && self.switch_model != SwitchModelKind::TimeSlice {
+            p.push("switches: per-switch parameters are for switch_model = timeslice".to_string());
         }
         if self.cycles == 0 || self.cycles > MAX_CYCLES {
             p.push(format!(
@@ -279,7 +307,10 @@ impl Scenario {
         }
         let topo: TopologySpec = self.topology.parse().map_err(one)?;
         let routing: RoutingSpec = self.routing.parse().map_err(one)?;
-        let network = Arc::new(topo.build().map_err(one)?);
+        let mut network = topo.build().map_err(one)?;
+        apply_overrides(&mut network, &self.switches)
+            .map_err(|problems| ScenarioError { problems })?;
+        let network = Arc::new(network);
         // A file's size is known only now.
         if let Some(m) = self.state_problem(&network_size(&network)) {
             return Err(ScenarioError::one(format!(
@@ -288,6 +319,9 @@ impl Scenario {
             )));
         }
         let mut problems = Vec::new();
+        if let Err(e) = crate::sim::check_combination(self.switch_model, &network, &routing) {
+            problems.push(e);
+        }
         if let Err(e) = Simulation::build_routing(&routing, &network, self.vcs) {
             problems.push(e.to_string());
         }
@@ -386,16 +420,18 @@ fn field_hint(field: &str, e: &serde_json::Error) -> String {
         "switching" => "\"saf\", \"vct\" or \"wormhole\"",
         "selection" => "\"fixed\", \"first-free\" or \"adaptive\"",
         "port_priority" => "\"rotating\" or \"random\"",
-        "switch_model" => "\"input-queued\" or \"output-queued\"",
-        "process" => "\"bernoulli\" or \"exponential\"",
+        "switch_model" => "\"input-queued\", \"output-queued\" or \"timeslice\"",
+        "process" => "\"bernoulli\", \"exponential\" or \"on_off\"",
+        "switches" => {
+            "a list like [{\"switch\": 9, \"buffer\": 1000, \"bw_in\": 60, \"bw_out\": 20}]"
+        }
         "load" => "a number in 0..=1",
         "vcs" => "a whole number 1..=16",
         "packet_flits" | "buffer_flits" => "a whole number 1..=1024",
         "link_latency" | "switch_delay" => "a whole number 1..=64",
         "pair_stats" | "wait_for_tail_credit" => "true or false",
-        "cycles" | "warmup" | "seed" | "watchdog_cycles" | "window_cycles" => {
-            "a non-negative whole number"
-        }
+        "cycles" | "warmup" | "seed" | "watchdog_cycles" | "window_cycles" | "admit_slices"
+        | "deadline_slices" => "a non-negative whole number",
         _ => "a string",
     };
     let msg = e.to_string();

@@ -81,17 +81,25 @@ pub enum SwitchModelKind {
     /// ([`super::OutputQueued`]): only the channels limit throughput, as in
     /// the channel-load analysis.
     OutputQueued,
+    /// Synchronous time slices on a fat tree of unlike switches, a message
+    /// per packet ([`super::TimeSlice`]; the weighted-path paper).
+    #[serde(rename = "timeslice", alias = "time-slice")]
+    TimeSlice,
 }
 
 impl SwitchModelKind {
-    pub const ACCEPTED: &'static str = "input-queued, output-queued";
+    pub const ACCEPTED: &'static str = "input-queued, output-queued, timeslice";
     /// Every model, in menu order.
-    pub const ALL: &'static [SwitchModelKind] =
-        &[SwitchModelKind::InputQueued, SwitchModelKind::OutputQueued];
+    pub const ALL: &'static [SwitchModelKind] = &[
+        SwitchModelKind::InputQueued,
+        SwitchModelKind::OutputQueued,
+        SwitchModelKind::TimeSlice,
+    ];
     pub fn parse(s: &str) -> Option<SwitchModelKind> {
         match s {
             "input-queued" | "input_queued" | "iq" => Some(SwitchModelKind::InputQueued),
             "output-queued" | "output_queued" | "oq" => Some(SwitchModelKind::OutputQueued),
+            "timeslice" | "time-slice" | "time_slice" => Some(SwitchModelKind::TimeSlice),
             _ => None,
         }
     }
@@ -99,6 +107,7 @@ impl SwitchModelKind {
         match self {
             SwitchModelKind::InputQueued => "input-queued",
             SwitchModelKind::OutputQueued => "output-queued",
+            SwitchModelKind::TimeSlice => "timeslice",
         }
     }
 }
@@ -219,6 +228,15 @@ pub struct MeasureConfig {
     pub watchdog_cycles: u64,
     /// Length of the running windows for live curves, in cycles.
     pub window_cycles: u64,
+    /// Time-slice model: a request fails when its access switch has not
+    /// taken it within this many slices of its begin time (the paper's
+    /// admission; 0 = in its begin slice). It is then dropped at its server.
+    #[serde(default)]
+    pub admit_slices: u64,
+    /// Time-slice model: a request fails unless delivered within this many
+    /// slices of its begin time (latency < D).
+    #[serde(default = "default_deadline")]
+    pub deadline_slices: u64,
     /// Also gather per source-destination pair statistics and the DRB
     /// paper's own metrics ([`crate::sim::PaperMetrics`]): per-pair mean
     /// latency and its coefficient of variation, out-of-order deliveries,
@@ -228,6 +246,14 @@ pub struct MeasureConfig {
     pub pair_stats: bool,
 }
 
+/// The time-slice model's default deadline D, in slices: the paper's
+/// latency bar ("the biggest latency request is less than 20").
+pub const DEFAULT_DEADLINE_SLICES: u64 = 20;
+
+fn default_deadline() -> u64 {
+    DEFAULT_DEADLINE_SLICES
+}
+
 impl Default for MeasureConfig {
     fn default() -> Self {
         MeasureConfig {
@@ -235,6 +261,8 @@ impl Default for MeasureConfig {
             watchdog_cycles: 10_000,
             window_cycles: 100,
             pair_stats: false,
+            admit_slices: 0,
+            deadline_slices: DEFAULT_DEADLINE_SLICES,
         }
     }
 }
@@ -248,6 +276,18 @@ impl MeasureConfig {
         }
         if self.window_cycles == 0 {
             p.push("window_cycles = 0; accepted 1 or more".into());
+        }
+        if self.deadline_slices == 0 || self.deadline_slices > 1_000_000 {
+            p.push(format!(
+                "deadline_slices = {}; accepted 1..=1000000",
+                self.deadline_slices
+            ));
+        }
+        if self.admit_slices > 1_000_000 {
+            p.push(format!(
+                "admit_slices = {}; accepted 0..=1000000",
+                self.admit_slices
+            ));
         }
         p
     }

@@ -10,6 +10,7 @@
 //! recording methods; it never touches a packet's statistics itself.
 
 use super::acknowledge::{Acks, Pending};
+use super::deadline::Deadlines;
 use super::error::SimError;
 use super::packet::{ACK_EPOCH, Packet, PacketSlab};
 use super::stats::{DeliveredPacket, Stats};
@@ -97,6 +98,9 @@ pub struct Endpoints {
     /// path skips the feedback work entirely).
     any_feedback: bool,
     watchdog: Watchdog,
+    /// Request success with admission and deadline limits, for the switch
+    /// models that enable it (the time-slice model).
+    deadlines: Option<Deadlines>,
     /// The last routing fault, until the switch model reports it.
     fault: Option<RouteFault>,
 }
@@ -129,6 +133,7 @@ impl Endpoints {
             any_feedback: false,
             data_vcs: 0,
             watchdog: Watchdog::new(watchdog_cycles),
+            deadlines: None,
             fault: None,
             packet_flits,
             traffic,
@@ -162,6 +167,15 @@ impl Endpoints {
     pub(crate) fn start_measuring(&mut self, now: u64) {
         self.measuring = true;
         self.stats.reset(now);
+        if let Some(d) = &mut self.deadlines {
+            d.reset(now);
+        }
+    }
+
+    /// Keep request success with admission and deadline limits (switch
+    /// models that decide per time slice).
+    pub(crate) fn enable_deadlines(&mut self, d: Deadlines) {
+        self.deadlines = Some(d);
     }
 
     /// Generate the packets of cycle `now` into the source queues.
@@ -182,6 +196,9 @@ impl Endpoints {
             if k > 0 {
                 self.stats
                     .generated(h as u32, k as u64, k as u64 * l, self.measuring);
+                if let Some(d) = &mut self.deadlines {
+                    d.begun(now, k as u64);
+                }
             }
         }
     }
@@ -195,6 +212,9 @@ impl Endpoints {
         });
         self.stats
             .generated(src, 1, self.packet_flits as u64, self.measuring);
+        if let Some(d) = &mut self.deadlines {
+            d.begun(now, 1);
+        }
     }
 
     /// Hand the routings the feedback due at `now` (delay mode).
@@ -447,7 +467,7 @@ impl Endpoints {
         }
     }
 
-    fn fault_error(&self, f: RouteFault) -> SimError {
+    pub(crate) fn fault_error(&self, f: RouteFault) -> SimError {
         let name = |epoch: u16| {
             if epoch == ACK_EPOCH {
                 "acknowledgements".to_string()
@@ -544,6 +564,9 @@ impl Endpoints {
             blocked: p.blocked as u64,
             flits: p.info.flits as u64,
         };
+        if let Some(dl) = &mut self.deadlines {
+            dl.delivered(d.gen_cycle, now);
+        }
         self.stats.delivered_packet(d, self.measuring);
         if self.any_feedback {
             let p = *self.packets.get(id);
@@ -586,7 +609,113 @@ impl Endpoints {
         }
     }
 
+    // --- For switch models that decide per time slice ----------------------
+
+    /// Requests waiting at host `h` (its source queue).
+    #[inline]
+    pub fn queued_at(&self, h: usize) -> usize {
+        self.sources[h].len()
+    }
+
+    /// Drop the requests at host `h` that began more than R slices before
+    /// `now` (R = [`Deadlines::admit_slices`]): their access switch did not
+    /// take them in time. Returns how many; nothing happens without
+    /// deadlines.
+    pub(crate) fn expire(&mut self, h: usize, now: u64) -> u32 {
+        let Some(d) = &mut self.deadlines else {
+            return 0;
+        };
+        let r = d.admit_slices();
+        let mut n = 0;
+        while let Some(q) = self.sources[h].front() {
+            if q.gen_cycle.saturating_add(r) >= now {
+                break;
+            }
+            d.rejected(q.gen_cycle);
+            self.sources[h].pop_front();
+            n += 1;
+        }
+        n
+    }
+
+    /// Slice `now` has run: close the begin slices whose deadline passed.
+    pub(crate) fn end_slice(&mut self, now: u64) {
+        if let Some(d) = &mut self.deadlines {
+            d.close(now);
+        }
+    }
+
+    /// Packet `id` entered `n` more switches (counted as visited switches:
+    /// its hops are one fewer than its switches).
+    #[inline]
+    pub(crate) fn entered_switches(&mut self, id: u32, n: u16) {
+        let p = self.packets.get_mut(id);
+        p.switches = p.switches.saturating_add(n);
+    }
+
+    /// Route packet `id` at switch `at` for one time slice, as
+    /// [`Endpoints::route`] does, except that switches are not counted here
+    /// ([`Endpoints::entered_switches`]: a packet may be routed at the same
+    /// switch in several slices) and an empty answer is not an error: the
+    /// packet holds this slice (a balancer that sees no neighbour worth
+    /// sending to).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn route_slice(
+        &mut self,
+        id: u32,
+        at: SwitchId,
+        in_port: PortId,
+        now: u64,
+        view: &dyn BufferView,
+        ports: usize,
+        out: &mut Candidates,
+    ) -> Result<(), RouteFault> {
+        let pkt = self.packets.get_mut(id);
+        if pkt.info.dst_switch == at {
+            out.push(self.net.host(pkt.info.dst_host).port, 0, 0);
+            return Ok(());
+        }
+        let epoch = pkt.epoch;
+        let Some(routing) = self.routings.get_mut(epoch as usize) else {
+            return Err(RouteFault::NoRoute {
+                switch: at,
+                epoch,
+                dst: pkt.info.dst_switch,
+            });
+        };
+        routing.route(
+            Hop {
+                at,
+                in_port,
+                // The time-slice model has no virtual channels.
+                in_vc: 0,
+                now,
+                pkt: &pkt.info,
+                state: &mut pkt.route,
+                view,
+                rng: &mut self.rng,
+            },
+            out,
+        );
+        if let Some(candidate) = out.first_invalid(ports, self.data_vcs) {
+            return Err(RouteFault::BadCandidate {
+                switch: at,
+                epoch,
+                candidate,
+                ports,
+                vcs: self.data_vcs,
+            });
+        }
+        Ok(())
+    }
+
     // --- Reading -------------------------------------------------------------
+
+    /// Request success with admission and deadline limits, where the switch
+    /// model keeps it.
+    pub fn deadlines(&self) -> Option<&Deadlines> {
+        self.deadlines.as_ref()
+    }
 
     pub fn stats(&self) -> &Stats {
         &self.stats

@@ -4,13 +4,15 @@
 
 use super::acknowledge::Acks;
 use super::config::{MeasureConfig, RouterConfig, SwitchModelKind};
+use super::deadline::Deadlines;
 use super::endpoints::{Endpoints, TrafficConfig};
 use super::error::SimError;
 use super::input_queued::InputQueued;
 use super::model::{PortOccupancy, SwitchModel};
 use super::output_queued::OutputQueued;
 use super::stats::{Stats, WindowSample};
-use super::summary::{RunInfo, Summary};
+use super::summary::{RequestCounts, RunInfo, Summary};
+use super::timeslice::{TimeSlice, check_combination};
 use crate::routing::{Routing, RoutingError, RoutingSpec, Timing};
 use crate::topology::{Network, capacity_per_host};
 use std::sync::Arc;
@@ -52,6 +54,23 @@ impl Simulation {
         let model: Box<dyn SwitchModel> = match kind {
             SwitchModelKind::InputQueued => Box::new(InputQueued::new(net.clone(), &router)),
             SwitchModelKind::OutputQueued => Box::new(OutputQueued::new(net.clone(), &router)),
+            SwitchModelKind::TimeSlice => {
+                // A message is a one-flit packet; success counts with R and D.
+                let router = RouterConfig {
+                    packet_flits: 1,
+                    ..router
+                };
+                let model = Box::new(TimeSlice::new(net.clone(), seed)?);
+                let deadlines = Deadlines::new(
+                    measure.admit_slices,
+                    measure.deadline_slices,
+                    measure.window_cycles,
+                );
+                let mut sim =
+                    Self::with_model(net, model, routing, traffic, router, measure, seed)?;
+                sim.ep.enable_deadlines(deadlines);
+                return Ok(sim);
+            }
         };
         Self::with_model(net, model, routing, traffic, router, measure, seed)
     }
@@ -87,7 +106,9 @@ impl Simulation {
             ep.start_measuring(0);
         }
         Ok(Simulation {
-            capacity: capacity_per_host(&net),
+            capacity: model
+                .capacity_per_host()
+                .unwrap_or_else(|| capacity_per_host(&net)),
             ep,
             swaps: vec![(0, name)],
             model,
@@ -211,6 +232,7 @@ impl Simulation {
             queued_packets: self.ep.queued_packets(),
         };
         self.ep.stats_mut().close_window(sample);
+        self.model.close_window(self.now);
     }
 
     /// Advance `n` cycles (stops at the first error).
@@ -255,6 +277,9 @@ impl Simulation {
         if let Some(p) = self.router.routing_problem(spec) {
             return Err(p);
         }
+        if let Some(kind) = SwitchModelKind::parse(self.model.name()) {
+            check_combination(kind, &self.net, spec)?;
+        }
         let routing = Self::build_routing(spec, &self.net, self.router.vcs - self.ep.ack_vcs())
             .map_err(|e| e.to_string())?;
         self.set_routing(routing)
@@ -274,7 +299,8 @@ impl Simulation {
 
     /// Change the offered load from the current cycle on.
     pub fn set_load(&mut self, load: f64) {
-        self.ep.set_load(load.clamp(0.0, 1.0), self.now);
+        self.ep
+            .set_load(load.clamp(0.0, self.model.max_load()), self.now);
     }
 
     /// Restart measurement now (statistics and channel counters cleared).
@@ -299,6 +325,20 @@ impl Simulation {
     /// The switch model's name, e.g. `input-queued`.
     pub fn switch_model(&self) -> &'static str {
         self.model.name()
+    }
+    /// The unit of a step and of latencies: `cycles`, or `slices` for the
+    /// time-slice model.
+    pub fn latency_unit(&self) -> &'static str {
+        self.model.latency_unit()
+    }
+    /// The time-slice model, when it is the one running.
+    pub fn time_slice(&self) -> Option<&TimeSlice> {
+        self.model.as_any()?.downcast_ref::<TimeSlice>()
+    }
+    /// Request success with admission limit R and deadline D (time-slice
+    /// model only).
+    pub fn deadlines(&self) -> Option<&Deadlines> {
+        self.ep.deadlines()
     }
     /// VCs data routings may use (all but the acknowledgement class).
     pub fn data_vcs(&self) -> u8 {
@@ -479,6 +519,16 @@ impl Simulation {
                 } else {
                     Vec::new()
                 },
+                latency_unit: self.latency_unit(),
+                requests: self.deadlines().map(|d| RequestCounts {
+                    success_rate: d.success_rate().unwrap_or(f64::NAN),
+                    measured_requests: d.measured(),
+                    rejected_requests: d.rejected_requests(),
+                    late_requests: d.late_requests(),
+                    refused_transmissions: self
+                        .time_slice()
+                        .map_or(0, |t| t.refused_transmissions()),
+                }),
             },
         )
     }

@@ -9,10 +9,13 @@
 //! feedback, the deadlock watchdog) and a switch model ([`SwitchModel`])
 //! that only moves flits between buffers. [`InputQueued`] is the
 //! virtual-channel router, [`OutputQueued`] an ideal switch that leaves the
-//! channels as the only limit; a scenario chooses in `switch_model`.
+//! channels as the only limit, [`TimeSlice`] the weighted-path paper's fat
+//! tree of unlike switches deciding once per time slice (one step = one
+//! slice); a scenario chooses one in `switch_model`.
 
 mod acknowledge;
 mod config;
+mod deadline;
 mod digest;
 mod endpoints;
 mod engine;
@@ -25,10 +28,14 @@ mod packet;
 mod pairs;
 mod stats;
 mod summary;
+mod timeslice;
 mod timewheel;
 mod watchdog;
 
-pub use config::{MeasureConfig, PortPriority, RouterConfig, SwitchModelKind, Switching};
+pub use config::{
+    DEFAULT_DEADLINE_SLICES, MeasureConfig, PortPriority, RouterConfig, SwitchModelKind, Switching,
+};
+pub use deadline::Deadlines;
 pub use digest::{Digest, DigestMismatch};
 pub use endpoints::{Endpoints, Next, QueuedPacket, TrafficConfig};
 pub use engine::Simulation;
@@ -40,5 +47,6 @@ pub use output_queued::OutputQueued;
 pub use packet::{ACK_EPOCH, Packet, PacketSlab};
 pub use pairs::{PairCounter, PairStats, coefficient_of_variation};
 pub use stats::{ChannelCounters, Lifetime, Stats, WindowSample};
-pub use summary::{PaperMetrics, RunInfo, Summary};
+pub use summary::{PaperMetrics, RequestCounts, RunInfo, Summary};
+pub use timeslice::{SliceTraffic, TimeSlice, check_combination};
 pub use watchdog::Watchdog;

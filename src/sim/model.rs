@@ -49,4 +49,26 @@ pub trait SwitchModel: Send {
     fn wait_cycle(&self, _ep: &Endpoints) -> Option<Vec<(u32, u8)>> {
         None
     }
+    /// The unit of one step and of latencies: `cycles` (the default) or
+    /// `slices` (the time-slice model).
+    fn latency_unit(&self) -> &'static str {
+        "cycles"
+    }
+    /// Uniform-traffic capacity per host where the model defines its own
+    /// (in its unit); `None`: the topology's channel capacity.
+    fn capacity_per_host(&self) -> Option<f64> {
+        None
+    }
+    /// Largest offered load per host per step the model accepts (1 flit
+    /// per cycle by default).
+    fn max_load(&self) -> f64 {
+        1.0
+    }
+    /// A measurement window closed at `now` (for the model's own curves).
+    fn close_window(&mut self, _now: u64) {}
+    /// The model itself, for views of what only it has (e.g.
+    /// [`super::TimeSlice`]'s per-slice traffic).
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
 }

@@ -40,6 +40,30 @@ pub struct Summary {
     pub cycles: u64,
     /// Cycles measured.
     pub measured_cycles: u64,
+    /// The unit of `cycles` and of the latencies: `slices` for the
+    /// time-slice model. Left out of the JSON for `cycles` (the cycle-level
+    /// models), so their output stays as it was.
+    #[serde(skip_serializing_if = "is_cycles")]
+    pub latency_unit: &'static str,
+    /// Time-slice model: the share of the requests begun in
+    /// `[warm-up, T − D]` that their access switch took within R slices and
+    /// that were delivered within D slices (the paper's success rate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub success_rate: Option<f64>,
+    /// Time-slice model: those requests.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measured_requests: Option<u64>,
+    /// Time-slice model: measured requests dropped at their server (no room
+    /// at their access switch within R slices).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rejected_requests: Option<u64>,
+    /// Time-slice model: measured requests delivered later than D.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub late_requests: Option<u64>,
+    /// Time-slice model: offers between switches refused (receiver full or
+    /// out of bw_in) since the warm-up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused_transmissions: Option<u64>,
     /// The DRB paper's metrics and per-pair uniformity, when the run
     /// gathers pair statistics (absent otherwise, so the output of other
     /// runs is unchanged).
@@ -119,6 +143,10 @@ impl PaperMetrics {
     }
 }
 
+fn is_cycles(unit: &&'static str) -> bool {
+    *unit == "cycles"
+}
+
 /// What a summary needs of a run besides its statistics.
 pub struct RunInfo<'a> {
     pub topology: &'a str,
@@ -132,10 +160,25 @@ pub struct RunInfo<'a> {
     pub now: u64,
     pub in_flight_packets: u64,
     pub queued_packets: u64,
+    /// The unit of a step: `cycles`, or `slices` for the time-slice model.
+    pub latency_unit: &'static str,
+    /// The time-slice model's request counts, where the run keeps them.
+    pub requests: Option<RequestCounts>,
     /// Per switch, the latency surface's value
     /// ([`crate::sim::Simulation::node_link_delay`]); empty when the run
     /// gathers no pair statistics.
     pub node_link_delay: Vec<f64>,
+}
+
+/// The time-slice model's request outcomes (see the matching fields of
+/// [`Summary`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RequestCounts {
+    pub success_rate: f64,
+    pub measured_requests: u64,
+    pub rejected_requests: u64,
+    pub late_requests: u64,
+    pub refused_transmissions: u64,
 }
 
 impl Summary {
@@ -169,6 +212,12 @@ impl Summary {
             cycles: run.now,
             measured_cycles: measured,
             paper: PaperMetrics::of(st, &run.node_link_delay, denom),
+            latency_unit: run.latency_unit,
+            success_rate: run.requests.map(|r| r.success_rate),
+            measured_requests: run.requests.map(|r| r.measured_requests),
+            rejected_requests: run.requests.map(|r| r.rejected_requests),
+            late_requests: run.requests.map(|r| r.late_requests),
+            refused_transmissions: run.requests.map(|r| r.refused_transmissions),
         }
     }
 }

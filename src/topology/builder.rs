@@ -187,6 +187,7 @@ impl NetworkBuilder {
             switch_pos,
             host_pos,
             graph,
+            switch_params: None,
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod cube;
 mod edge_list;
 mod error;
 mod fat_tree;
+pub mod fat_tree_params;
 mod hypercube;
 mod irregular;
 mod layout;
@@ -139,6 +140,8 @@ pub struct Network {
     switch_pos: Vec<[f32; 2]>,
     host_pos: Vec<[f32; 2]>,
     graph: DiGraph<SwitchId, ChannelId>,
+    /// Per-switch time-slice parameters (fat trees; see [`fat_tree_params`]).
+    switch_params: Option<Vec<fat_tree_params::SwitchParams>>,
 }
 
 impl Network {

@@ -49,7 +49,7 @@ impl TopologySpec {
                 let n = *n as u64;
                 size(n, *hosts as u64, n.saturating_mul(4), 4)
             }
-            TopologySpec::FatTree { k } => {
+            TopologySpec::FatTree { k, .. } => {
                 let k = *k as u64;
                 NetworkSize {
                     switches: 5 * k * k / 4,

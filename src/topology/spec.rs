@@ -4,6 +4,7 @@
 //! `file:PATH`. Cube-like kinds accept `:hosts=H` (hosts per switch, default 1).
 
 use super::error::TopologyError;
+use super::fat_tree_params::{HETERO_KEYS, HeteroSpec};
 use super::{Network, cube, fat_tree, hypercube, irregular, midimew};
 use crate::limits;
 use crate::spec_options::{OptionError, Spec};
@@ -12,7 +13,7 @@ use std::str::FromStr;
 
 /// The accepted forms, quoted in every error.
 pub const ACCEPTED: &str = "torus:KxK[xK..] (k>=3), mesh:KxK[xK..] (k>=2), at most 262144 switches; \
-hypercube:N (1..=16), midimew:N (5..=262144), fattree:K (even K, 2..=64), \
+hypercube:N (1..=16), midimew:N (5..=262144), fattree:K (even K, 2..=64)[:hetero=equal|paper][:seed=S][:LEVEL_FIELD=LO-HI][:weak_aggregates=N][:weak_cores=N], \
 irregular:N[:ports=P][:hosts=H][:seed=S] (N 2..=2048, P<=255), file:PATH (at most 2048 switches); \
 torus/mesh/hypercube/midimew also take :hosts=H (1..=64); at most 1048576 hosts and 4194304 channels";
 
@@ -37,6 +38,8 @@ pub enum TopologySpec {
     },
     FatTree {
         k: u32,
+        /// Per-switch time-slice parameters (`hetero=...`).
+        hetero: Option<HeteroSpec>,
     },
     Irregular {
         n: u32,
@@ -79,7 +82,7 @@ impl FromStr for TopologySpec {
         let keys: &[&str] = match kind {
             "torus" | "mesh" | "hypercube" | "midimew" => &["hosts"],
             "irregular" => &["ports", "hosts", "seed"],
-            "fattree" => &[],
+            "fattree" => &HETERO_KEYS,
             _ => return Err(invalid(spec, format!("unknown kind `{kind}`"))),
         };
         let opts = parts.options(1, keys).map_err(|e| match e {
@@ -93,6 +96,16 @@ impl FromStr for TopologySpec {
             .positional(0)
             .ok_or_else(|| invalid(spec, format!("`{kind}` needs a size after `:`")))?;
         let opt = |e: OptionError| invalid(spec, e.to_string());
+        // Fat-tree switch options: parsed in fat_tree_params.rs.
+        let hetero = if kind == "fattree" {
+            let given: Vec<(&str, &str)> = HETERO_KEYS
+                .iter()
+                .filter_map(|&k| opts.get(k).map(|v| (k, v)))
+                .collect();
+            HeteroSpec::parse(&given).map_err(|p| invalid(spec, p))?
+        } else {
+            None
+        };
         // Hosts per switch of the cube-like kinds (irregular checks its own).
         let hosts_cube = || {
             Ok(opts
@@ -171,7 +184,10 @@ impl FromStr for TopologySpec {
                         format!("k={k}; accepted an even number 2..=64"),
                     ));
                 }
-                TopologySpec::FatTree { k }
+                if let Some(h) = &hetero {
+                    h.check(k).map_err(|p| invalid(spec, p))?;
+                }
+                TopologySpec::FatTree { k, hetero }
             }
             "irregular" => {
                 let n = parse_u32(spec, "switch count", size)?;
@@ -268,7 +284,8 @@ impl fmt::Display for TopologySpec {
                 write!(f, "hypercube:{n}{}", hosts_suffix(*hosts))
             }
             TopologySpec::Midimew { n, hosts } => write!(f, "midimew:{n}{}", hosts_suffix(*hosts)),
-            TopologySpec::FatTree { k } => write!(f, "fattree:{k}"),
+            TopologySpec::FatTree { k, hetero: None } => write!(f, "fattree:{k}"),
+            TopologySpec::FatTree { k, hetero: Some(h) } => write!(f, "fattree:{k}:{h}"),
             TopologySpec::Irregular {
                 n,
                 ports,
@@ -302,7 +319,13 @@ impl TopologySpec {
             }
             TopologySpec::Hypercube { n, hosts } => hypercube::build(spec, *n, *hosts as usize),
             TopologySpec::Midimew { n, hosts } => midimew::build(spec, *n, *hosts as usize),
-            TopologySpec::FatTree { k } => fat_tree::build(spec, *k),
+            TopologySpec::FatTree { k, hetero } => {
+                let mut net = fat_tree::build(spec, *k);
+                if let Some(h) = hetero {
+                    net.set_switch_params(h.draw(*k));
+                }
+                net
+            }
             TopologySpec::Irregular {
                 n,
                 ports,
@@ -358,6 +381,7 @@ mod tests {
             "hypercube:6",
             "midimew:64",
             "fattree:4",
+            "fattree:4:hetero=paper:seed=2",
             "irregular:16:ports=8:hosts=4:seed=3",
             "torus:8x8:hosts=2",
         ] {
@@ -391,7 +415,11 @@ mod tests {
             ),
             ("torus:8x8:2", "option `2` is not key=value"),
             ("fattree:4:hosts=2", "no hosts= option"),
-            ("fattree:4:seed=2", "`fattree` takes no options"),
+            ("fattree:4:foo=2", "unknown option `foo` for `fattree`"),
+            (
+                "fattree:4:hetero=odd",
+                "hetero `odd`; accepted equal, paper",
+            ),
             ("irregular:16:ports=256", "ports `256`"),
         ] {
             let e = s.parse::<TopologySpec>().unwrap_err().to_string();

@@ -9,6 +9,14 @@
 //! - `exponential`: a Poisson process of rate p per cycle: continuous
 //!   exponential gaps `-ln U / p`; a packet arriving at time t is generated
 //!   in cycle floor(t) (several may share a cycle).
+//! - `on_off`: bursts. Each host switches between on and off periods of
+//!   geometric length, [`ON_OFF_MEAN_SLICES`] steps each on average (so it
+//!   is on half the time), and in an on step draws as a Bernoulli host at
+//!   rate 2p; off, it sends nothing. The mean rate is p.
+//!
+//! Above one packet per step (the time-slice model offers several requests
+//! per server per slice), a Bernoulli host is n = ⌈p⌉ Bernoulli sources of
+//! rate p/n: each step it generates Binomial(n, p/n) packets.
 //!
 //! Logarithms use `libm`, so the draws are identical on native and wasm.
 
@@ -25,7 +33,16 @@ pub enum Process {
     Bernoulli,
     #[strum(to_string = "exponential", serialize = "poisson")]
     Exponential,
+    /// On/off bursts (see the module comment).
+    #[strum(to_string = "on_off", serialize = "onoff", serialize = "on-off")]
+    OnOff,
 }
+
+/// Mean length of an on period and of an off period of the `on_off`
+/// process, in steps: ten slices, half the time-slice model's default
+/// deadline, so a burst fills buffers for about as long as a request may
+/// take, and hosts are on half the time (bursts at twice the mean rate).
+pub const ON_OFF_MEAN_SLICES: f64 = 10.0;
 
 crate::spec_options::keyword_enum!(Process);
 
@@ -52,6 +69,11 @@ pub struct Arrivals {
     next: f64,
     /// ln(1 - rate), cached for geometric gaps.
     log_q: f64,
+    /// Binomial draws (rates above 1, and on/off): trials per step and
+    /// the probability of each; `on` for on/off.
+    trials: u32,
+    p: f64,
+    on: bool,
 }
 
 impl Arrivals {
@@ -62,7 +84,23 @@ impl Arrivals {
             rate,
             next: start as f64,
             log_q: if rate < 1.0 { libm::log1p(-rate) } else { 0.0 },
+            trials: 0,
+            p: 0.0,
+            on: false,
         };
+        let per_step = |r: f64| {
+            let n = libm::ceil(r).max(1.0);
+            (n as u32, r / n)
+        };
+        if process == Process::OnOff {
+            (a.trials, a.p) = per_step(2.0 * rate);
+            a.on = unit(rng) < 0.5;
+            return a;
+        }
+        if process == Process::Bernoulli && rate > 1.0 {
+            (a.trials, a.p) = per_step(rate);
+            return a;
+        }
         if process == Process::Bernoulli {
             // First Bernoulli trial is cycle `start` itself.
             a.next -= 1.0;
@@ -87,17 +125,42 @@ impl Arrivals {
                 self.next += gap;
             }
             Process::Exponential => self.next += -libm::log(u) / self.rate,
+            Process::OnOff => {}
         }
+    }
+
+    /// Binomial(trials, p) in one step.
+    fn binomial(&self, rng: &mut SimRng) -> u32 {
+        (0..self.trials).filter(|_| unit(rng) < self.p).count() as u32
     }
 
     /// Number of packets generated in cycle `now` (advances the clock).
     #[inline]
     pub fn arrivals_at(&mut self, now: u64, rng: &mut SimRng) -> u32 {
+        if self.trials > 0 {
+            return self.step_binomial(now, rng);
+        }
         let mut count = 0;
         let limit = (now + 1) as f64;
         while self.next < limit {
             count += 1;
             self.advance(rng);
+        }
+        count
+    }
+
+    /// Binomial arrivals (rates above 1 and on/off), one step at a time.
+    fn step_binomial(&mut self, now: u64, rng: &mut SimRng) -> u32 {
+        if self.rate <= 0.0 || (now as f64) < self.next {
+            return 0;
+        }
+        self.next = now as f64 + 1.0;
+        if self.process != Process::OnOff {
+            return self.binomial(rng);
+        }
+        let count = if self.on { self.binomial(rng) } else { 0 };
+        if unit(rng) < 1.0 / ON_OFF_MEAN_SLICES {
+            self.on = !self.on;
         }
         count
     }
