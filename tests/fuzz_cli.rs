@@ -27,7 +27,12 @@ pub struct Outcome {
 /// Run the binary with `args` under a 4 GiB address-space limit, killed
 /// after `limit`.
 pub fn invoke(args: &[String], limit: Duration) -> Outcome {
+    // In a scratch directory: invocations with file flags (`--csv X`,
+    // `--channels X`) write files, which must not land in the repository.
+    let scratch = std::env::temp_dir().join(format!("routelab-fuzz-cli-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&scratch);
     let mut child = Command::new("sh")
+        .current_dir(&scratch)
         .arg("-c")
         .arg("ulimit -v 4194304 2>/dev/null; exec \"$0\" \"$@\"")
         .arg(BIN)

@@ -42,6 +42,7 @@ impl RoutelabApp {
             .resizable(true)
             .default_size(360.0)
             .show(ui, |ui| {
+                tour::overlay::mark(ui, "drb");
                 egui::ScrollArea::vertical()
                     .id_salt("drb_scroll")
                     .show(ui, |ui| {

@@ -124,8 +124,16 @@ impl RoutelabApp {
                         self.path_selection.compute(self.session.sim.network());
                     }
                     "oblivious" => self.oblivious.open = true,
+                    "drb" => self.drb.hidden = false,
                     _ => {}
                 }
+                return;
+            }
+            Action::View(v) => {
+                self.central_view = match v.as_str() {
+                    "surface" => crate::app::CentralView::Surface,
+                    _ => crate::app::CentralView::Network,
+                };
                 return;
             }
         };
@@ -152,11 +160,29 @@ impl RoutelabApp {
             let open = match panel.as_str() {
                 "path_selection" => self.path_selection.open,
                 "oblivious" => self.oblivious.open,
+                "drb" => !self.drb.hidden,
                 _ => false,
             };
             if !open {
                 p.push(format!("panel {panel} is not open"));
             }
+        }
+        if let Some(v) = &e.view {
+            let shown = match self.central_view {
+                crate::app::CentralView::Surface => "surface",
+                crate::app::CentralView::Network => "network",
+            };
+            if v != shown {
+                p.push(format!("view: expected {v}, shown {shown}"));
+            }
+        }
+        if let Some(m) = &e.switch_model
+            && m != s.switch_model.as_str()
+        {
+            p.push(format!(
+                "switch_model: expected {m}, shown {}",
+                s.switch_model.as_str()
+            ));
         }
         if let Some(w) = e.playing
             && w != self.playback.playing

@@ -58,6 +58,14 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         "4-singh.json",
         include_str!("../../../assets/tours/4-singh.json"),
     ),
+    (
+        "5-franco.json",
+        include_str!("../../../assets/tours/5-franco.json"),
+    ),
+    (
+        "6-fattree.json",
+        include_str!("../../../assets/tours/6-fattree.json"),
+    ),
 ];
 
 /// The screen regions a step may point at; the app records where it drew
@@ -72,10 +80,14 @@ pub const REGIONS: &[&str] = &[
     "details",
     "path_selection",
     "oblivious",
+    "drb",
 ];
 
 /// The side panels a step may open.
-pub const PANELS: &[&str] = &["path_selection", "oblivious"];
+pub const PANELS: &[&str] = &["path_selection", "oblivious", "drb"];
+
+/// The central views a step may show.
+pub const VIEWS: &[&str] = &["network", "surface"];
 
 /// The channel colourings a step may choose (the View menu's names).
 pub const METRICS: &[&str] = &[
@@ -145,6 +157,8 @@ pub enum Action {
     Panel(String),
     /// Cycles per frame.
     Speed(u64),
+    /// The central view: `network`, or `surface` (DRB's latency surface).
+    View(String),
 }
 
 /// When a step is done.
@@ -183,6 +197,10 @@ pub struct Expect {
     pub panel: Option<String>,
     #[serde(default)]
     pub metric: Option<String>,
+    #[serde(default)]
+    pub view: Option<String>,
+    #[serde(default)]
+    pub switch_model: Option<String>,
 }
 
 /// What the app knows that a wait looks at.
@@ -225,6 +243,14 @@ pub fn problems(tour: &Tour, presets: &[&str], panels: &[&str], metrics: &[&str]
     if tour.steps.is_empty() {
         p.push(format!("tour `{}` has no steps", tour.id));
     }
+    if let Some(last) = tour.steps.last()
+        && last.wait != Wait::Next
+    {
+        p.push(format!(
+            "tour `{}`: the last step waits for {:?}, but a tour ends only when the user presses Finish",
+            tour.id, last.wait
+        ));
+    }
     for (i, s) in tour.steps.iter().enumerate() {
         let at = format!("tour `{}` step {} (\"{}\")", tour.id, i + 1, s.title);
         if let Some(t) = &s.target
@@ -249,6 +275,9 @@ pub fn problems(tour: &Tour, presets: &[&str], panels: &[&str], metrics: &[&str]
                 }
                 Action::Panel(x) if !panels.contains(&x.as_str()) => {
                     p.push(format!("{at}: panel `{x}`; accepted {}", panels.join(", ")))
+                }
+                Action::View(v) if !VIEWS.contains(&v.as_str()) => {
+                    p.push(format!("{at}: view `{v}`; accepted {}", VIEWS.join(", ")))
                 }
                 Action::Metric(m) if !metrics.contains(&m.as_str()) => p.push(format!(
                     "{at}: metric `{m}`; accepted {}",
@@ -444,5 +473,12 @@ mod tests {
         assert!(p.iter().any(|x| x.contains("missing.json")));
         assert!(p.iter().any(|x| x.contains("colour")));
         assert!(serde_json::from_str::<Tour>(r#"{"id": "t", "colour": 1}"#).is_err());
+        let waits_at_the_end: Tour = serde_json::from_str(
+            r#"{"id": "t", "title": "T", "summary": "s", "steps": [
+                {"title": "a", "text": "Fine.", "wait": {"cycle_at_least": 5}}]}"#,
+        )
+        .unwrap();
+        let p = problems(&waits_at_the_end, &[], &[], &[]);
+        assert!(p.len() == 1 && p[0].contains("last step"), "{p:?}");
     }
 }
