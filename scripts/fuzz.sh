@@ -23,7 +23,11 @@ run() {
     echo "== $test::$name ($SECONDS_PER_TARGET s)"
     # shellcheck disable=SC2086
     cargo test --release $features --test "$test" -- --exact "$name" --nocapture 2>&1 |
-        tee -a "$LOG" | grep -E '^fuzz |panicked|FAILED|test result' || true
+        tee -a "$LOG" | grep -E '^fuzz |panicked|FAILED|test result|running 0 tests' || true
+    # A renamed test would otherwise pass by running nothing.
+    if tail -n 20 "$LOG" | grep -q 'running 0 tests'; then
+        echo "FAILED: no test named $name in tests/$test.rs" | tee -a "$LOG"
+    fi
 }
 
 CORE="--no-default-features"
@@ -33,7 +37,7 @@ run "$CORE" fuzz_specs traffic_specs
 run "$CORE" fuzz_scenario scenario_json
 run "$CORE" fuzz_edge_list edge_list_files
 run "" fuzz_share url_fragments
-run "" fuzz_share share_round_trip
+run "" fuzz_share valid_scenarios_survive_a_share_link
 run "$CORE" fuzz_cli malformed_invocations
 
 echo "== summary"

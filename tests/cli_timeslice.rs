@@ -244,3 +244,23 @@ fn combinations_that_make_no_sense_exit_with_code_2() {
         "{err}"
     );
 }
+
+#[test]
+fn cycle_level_runs_say_their_unit_too() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_routelab"))
+        .args([
+            "sim",
+            "--topology",
+            "torus:4x4",
+            "--cycles",
+            "200",
+            "--warmup",
+            "50",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["latency_unit"], "cycles");
+}

@@ -15,10 +15,23 @@ use serde_json::{Map, Value};
 
 /// The scenario's fields (what a message must name).
 fn fields() -> Vec<String> {
-    match serde_json::to_value(Scenario::default()) {
+    let mut out: Vec<String> = match serde_json::to_value(Scenario::default()) {
         Ok(Value::Object(m)) => m.keys().cloned().collect(),
         _ => Vec::new(),
+    };
+    // Fields written only when set (`pair_stats`, ...): the list the
+    // scenario reader itself gives for an unknown field.
+    if let Err(e) = Scenario::from_json(r#"{"no such field": 1}"#) {
+        let e = e.to_string();
+        if let Some(list) = e.split("accepted fields: ").nth(1) {
+            out.extend(
+                list.split([',', ';', '\n'])
+                    .map(|f| f.trim().trim_matches('`').to_string())
+                    .filter(|f| !f.is_empty() && !f.contains(' ')),
+            );
+        }
     }
+    out
 }
 
 /// Does `problem` name a field (or the document as a whole)?

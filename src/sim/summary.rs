@@ -40,10 +40,8 @@ pub struct Summary {
     pub cycles: u64,
     /// Cycles measured.
     pub measured_cycles: u64,
-    /// The unit of `cycles` and of the latencies: `slices` for the
-    /// time-slice model. Left out of the JSON for `cycles` (the cycle-level
-    /// models), so their output stays as it was.
-    #[serde(skip_serializing_if = "is_cycles")]
+    /// The unit of `cycles` and of the latencies: `cycles` for the
+    /// cycle-level models, `slices` for the time-slice model.
     pub latency_unit: &'static str,
     /// Time-slice model: the share of the requests begun in
     /// `[warm-up, T − D]` that their access switch took within R slices and
@@ -141,10 +139,6 @@ impl PaperMetrics {
             },
         })
     }
-}
-
-fn is_cycles(unit: &&'static str) -> bool {
-    *unit == "cycles"
 }
 
 /// What a summary needs of a run besides its statistics.
