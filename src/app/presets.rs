@@ -190,7 +190,7 @@ pub struct Group {
 pub const GROUPS: &[Group] = &[
     Group {
         title: "First steps: one network, one routing",
-        about: "Tori, meshes, a hypercube, a midimew and a fat tree under their usual routing: how load turns into latency, and how traffic alone can make a hot spot.",
+        about: "Tori, meshes, a hypercube and a midimew under their usual routing: how load turns into latency, and how traffic alone can make a hot spot.",
         prefixes: &[],
     },
     Group {
