@@ -6,7 +6,10 @@
 fn main() -> std::process::ExitCode {
     use clap::Parser;
     use routelab::cli::{Cli, run};
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return parse_error(e),
+    };
     match cli.command {
         Some(cmd) => match run(cmd) {
             Ok(()) => std::process::ExitCode::SUCCESS,
@@ -17,6 +20,33 @@ fn main() -> std::process::ExitCode {
         },
         None => run_gui(),
     }
+}
+
+/// clap's message for a command line it cannot parse, except for an empty
+/// argument (an unset shell variable, `--json ""`), where clap would say
+/// "unexpected argument '' found" without naming where: say which argument
+/// is empty and what it follows.
+#[cfg(not(target_arch = "wasm32"))]
+fn parse_error(e: clap::Error) -> std::process::ExitCode {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let empty_stray = e.kind() == ErrorKind::UnknownArgument
+        && matches!(e.get(ContextKind::InvalidArg), Some(ContextValue::String(s)) if s.is_empty());
+    if !empty_stray {
+        e.exit()
+    }
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let at = args
+        .iter()
+        .skip(1)
+        .position(String::is_empty)
+        .map_or(1, |i| i + 1);
+    let after = args.get(at - 1).cloned().unwrap_or_default();
+    eprintln!(
+        "error: argument {at} is empty (after '{after}'), where no value is accepted: remove it, or quote a value that is not empty"
+    );
+    std::process::ExitCode::from(2)
 }
 
 /// No subcommand with the GUI built in: open the app.

@@ -186,3 +186,17 @@ fn closed_stdout_is_not_a_panic() {
         assert_eq!(out.status.code(), Some(0), "{cmd:?}: {err}");
     }
 }
+
+#[test]
+fn an_empty_stray_argument_is_named_with_what_it_follows() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_routelab"))
+        .args(["sweep", "--wait-for-tail-credit", ""])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("argument 3 is empty") && err.contains("'--wait-for-tail-credit'"),
+        "{err}"
+    );
+}
