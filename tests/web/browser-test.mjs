@@ -13,7 +13,7 @@
 // With --fps: frames per second (requestAnimationFrame) while playing
 // torus:8x8 and torus:16x16 on a 1280x800 page, and torus:8x8 on 960x600 and
 // 640x400 pages (a software rasteriser's cost grows with the pixels).
-import { chromium } from 'playwright-core';
+import { launch } from './serve.mjs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -22,7 +22,6 @@ import { fileURLToPath } from 'node:url';
 
 const base = process.argv[2] ?? 'http://127.0.0.1:8765/';
 const measureFps = process.argv.includes('--fps');
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 let failures = 0;
 let passes = 0;
@@ -37,15 +36,7 @@ function check(ok, what) {
 }
 
 // Playwright gives the browser a fresh temporary profile of its own.
-const browser = await chromium.launch({
-  executablePath,
-  headless: true,
-  args: [
-    '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync',
-    '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
-  ],
-});
+const browser = await launch();
 
 function scenarioUrl(scenario) {
   return `${base}#scenario=${encodeURIComponent(JSON.stringify(scenario))}`;

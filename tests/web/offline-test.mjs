@@ -4,17 +4,9 @@
 // still starts, a scenario link included.
 //
 //     node tests/web/offline-test.mjs [DIST_DIR]
-import { chromium } from 'playwright-core';
-import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
-import { extname, join, normalize } from 'node:path';
+import { serve, launch } from './serve.mjs';
 
 const dist = process.argv[2] ?? 'dist';
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const TYPES = {
-  '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm',
-  '.css': 'text/css', '.png': 'image/png', '.webmanifest': 'application/manifest+json',
-};
 
 let failures = 0;
 function check(ok, what) {
@@ -22,32 +14,9 @@ function check(ok, what) {
   if (!ok) failures++;
 }
 
-const sockets = new Set();
-const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-  const file = join(dist, path.endsWith('/') ? `${path}index.html` : path);
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    res.end(body);
-  } catch {
-    res.writeHead(404);
-    res.end();
-  }
-});
-server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
-await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-const base = `http://127.0.0.1:${server.address().port}/`;
-
-const browser = await chromium.launch({
-  executablePath,
-  headless: true,
-  args: [
-    '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync',
-    '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
-  ],
-});
+const server = await serve(dist);
+const base = server.base;
+const browser = await launch();
 const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 const page = await context.newPage();
 const started = () => page.waitForFunction(
@@ -77,8 +46,7 @@ try {
   check(cached.some((u) => u.endsWith('manifest.webmanifest')), 'the manifest is cached');
 
   // Network off: no server, and the browser offline.
-  for (const s of sockets) s.destroy();
-  await new Promise((ok) => server.close(ok));
+  await server.close();
   await context.setOffline(true);
   await page.reload();
   await started();

@@ -4,42 +4,14 @@
 // `bash scripts/screenshots.sh`.
 //
 //     node tests/web/screenshots.mjs DIST_DIR OUT_DIR
-import { chromium } from 'playwright-core';
-import { createServer } from 'node:http';
 import { readFile, readdir, mkdir } from 'node:fs/promises';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
+import { serve, launch } from './serve.mjs';
 
 const [dist = 'dist', out = 'docs/screenshots'] = process.argv.slice(2);
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const TYPES = {
-  '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm',
-  '.css': 'text/css', '.png': 'image/png', '.webmanifest': 'application/manifest+json',
-};
-
-const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-  const file = join(dist, path.endsWith('/') ? `${path}index.html` : path);
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    res.end(body);
-  } catch {
-    res.writeHead(404);
-    res.end();
-  }
-});
-await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-const base = `http://127.0.0.1:${server.address().port}/`;
-
-const browser = await chromium.launch({
-  executablePath,
-  headless: true,
-  args: [
-    '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync',
-    '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
-  ],
-});
+const server = await serve(dist);
+const base = server.base;
+const browser = await launch();
 await mkdir(out, { recursive: true });
 
 const tours = [];
@@ -79,5 +51,5 @@ try {
   }
 } finally {
   await browser.close();
-  server.close();
+  await server.close();
 }
