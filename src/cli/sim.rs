@@ -360,12 +360,7 @@ fn side_by_side_slices(runs: &[SimReport]) -> String {
             rho(s)
         ));
     }
-    let width = runs
-        .iter()
-        .map(|r| r.summary.routing.len())
-        .max()
-        .unwrap_or(7)
-        .max(7);
+    let width = routing_width(runs);
     out.push_str(&format!(
         "{:width$}  success%  avg_lat  p99  max  refused  dropped     late\n",
         "routing"
@@ -390,6 +385,15 @@ fn side_by_side_slices(runs: &[SimReport]) -> String {
     out
 }
 
+/// The width of the routing column of a side-by-side table.
+fn routing_width(runs: &[SimReport]) -> usize {
+    runs.iter()
+        .map(|r| r.summary.routing.len())
+        .max()
+        .unwrap_or(0)
+        .max("routing".len())
+}
+
 fn side_by_side_cycles(runs: &[SimReport]) -> String {
     let mut out = String::new();
     if let Some(r) = runs.first() {
@@ -398,12 +402,7 @@ fn side_by_side_cycles(runs: &[SimReport]) -> String {
             r.summary.topology, r.traffic, r.summary.offered, r.summary.capacity
         ));
     }
-    let width = runs
-        .iter()
-        .map(|r| r.summary.routing.len())
-        .max()
-        .unwrap_or(7)
-        .max(7);
+    let width = routing_width(runs);
     out.push_str(&format!(
         "{:width$}  accepted  %capacity  avg_lat  p50  p99    max  avg_hops\n",
         "routing"
