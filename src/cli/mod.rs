@@ -6,6 +6,7 @@
 mod args;
 mod load;
 mod paths;
+mod progress;
 mod saturation;
 mod sim;
 mod sweep;
@@ -58,14 +59,19 @@ impl From<crate::scenario::ScenarioError> for CliError {
 
 /// Run a parsed command.
 pub fn run(cmd: Command) -> Result<(), CliError> {
-    match cmd {
+    // Long runs report progress (`progress`); on a terminal a sweep's own
+    // bar of loads stands in for the bar of cycles.
+    progress::start(matches!(&cmd, Command::Sweep(a) if !a.json));
+    let result = match cmd {
         Command::Sim(a) => sim::run(a),
         Command::Sweep(a) => sweep::run(a),
         Command::Saturation(a) => saturation::run(a),
         Command::Topo(a) => topo::run(a),
         Command::Paths(a) => paths::run(a),
         Command::Load(a) => load::run(a),
-    }
+    };
+    progress::finish();
+    result
 }
 
 /// Write `text` to `path`, naming the file on failure.

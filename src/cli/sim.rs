@@ -117,8 +117,7 @@ pub fn run_scenario(s: &Scenario) -> Result<(Simulation, SimReport), CliError> {
     let mut sim = s.build()?;
     let t0 = Instant::now();
     let total = s.warmup + s.cycles;
-    sim.run_for(total)
-        .map_err(|e| CliError::Run(e.to_string()))?;
+    super::progress::run_cycles(&mut sim, total).map_err(|e| CliError::Run(e.to_string()))?;
     let elapsed = t0.elapsed().as_secs_f64();
     let report = SimReport {
         summary: sim.summary(),

@@ -179,9 +179,11 @@ pub fn run(a: SweepArgs) -> Result<(), CliError> {
         ProgressBar::new(loads.len() as u64)
     };
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} loads {elapsed}")
+        ProgressStyle::with_template("{bar:40} {pos}/{len} loads {elapsed}; Ctrl-C cancels")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    // The elapsed time moves even while one long load runs.
+    bar.enable_steady_tick(std::time::Duration::from_secs(1));
     let report = sweep(&base, &loads, !a.no_stop, &|| bar.inc(1))?;
     bar.finish_and_clear();
     if let Some(path) = &a.csv {
@@ -203,9 +205,11 @@ fn run_several(a: &SweepArgs, scenarios: &[Scenario], loads: &[f64]) -> Result<(
         ProgressBar::new((loads.len() * scenarios.len()) as u64)
     };
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} runs {elapsed}")
+        ProgressStyle::with_template("{bar:40} {pos}/{len} runs {elapsed}; Ctrl-C cancels")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    // The elapsed time moves even while one long load runs.
+    bar.enable_steady_tick(std::time::Duration::from_secs(1));
     let mut routings = Vec::with_capacity(scenarios.len());
     for s in scenarios {
         let report = sweep(s, loads, !a.no_stop, &|| bar.inc(1))?;
