@@ -500,3 +500,61 @@ fn up_down_roots_are_found_in_routing_names() {
     assert_eq!(updown_root("minimal", "torus:8x8"), None);
     assert_eq!(updown_root("dor:tie=plus", "torus:8x8"), None);
 }
+
+/// A routing has one name everywhere (the classroom issue): on a fresh
+/// start and after applying an alias (`minimal`), the Routing field, the
+/// saved scenario and the status bar all say the name the built routing
+/// goes by.
+#[test]
+fn a_routing_has_one_name_in_the_form_the_scenario_and_the_status_bar() {
+    let mut h = harness();
+    h.run_steps(2);
+    let check = |h: &Harness<'_, RoutelabApp>, expect: &str| {
+        let app = h.state();
+        assert_eq!(app.session.sim.routing_name(), expect);
+        assert_eq!(app.draft.routing, expect, "the Routing field");
+        assert_eq!(app.session.scenario.routing, expect, "the scenario saved");
+        let status = format!("Routing {expect}");
+        assert!(
+            h.query_by_label_contains(&status).is_some(),
+            "the status bar says {status}"
+        );
+    };
+    check(&h, "dor:tie=plus");
+    h.state_mut()
+        .push(AppCommand::Apply(Box::new(routelab::scenario::Scenario {
+            topology: "irregular:8:seed=2".into(),
+            routing: "minimal".into(),
+            ..Default::default()
+        })));
+    h.run_steps(2);
+    check(&h, "updown:root=0");
+}
+
+/// On the time-slice model the scenario panel offers only what changes a
+/// time-slice run (no packet size, switching, VCs, buffers, selection or
+/// port priority), and run B's status speaks of success and slices.
+#[test]
+fn the_time_slice_model_shows_its_own_fields_and_status() {
+    let mut h = harness();
+    h.run_steps(2);
+    assert!(h.query_by_label("Virtual channels").is_some());
+    let i = h
+        .state()
+        .presets
+        .iter()
+        .position(|p| p.source == "fattree-greedy.json")
+        .expect("the fat-tree preset");
+    h.state_mut().push(AppCommand::LoadPreset(i));
+    h.run_steps(2);
+    assert!(h.query_by_label("Virtual channels").is_none());
+    assert!(h.query_by_label("Switching").is_none());
+    assert!(h.query_by_label("Packet size").is_none());
+    assert!(h.query_by_label("Router").is_some());
+    h.state_mut()
+        .push(AppCommand::SetCompare(Some("ecmp".into())));
+    h.run_steps(2);
+    assert!(h.state().session.compare.is_some(), "comparing with ecmp");
+    assert!(h.query_by_label_contains("B: success").is_some());
+    assert!(h.query_by_label_contains("B: latency").is_none());
+}

@@ -45,12 +45,22 @@ fn f5_toggles_presenter_mode_and_keys_drive_a_demo() {
     assert!(region(&h.ctx, "network").is_some());
     assert!(region(&h.ctx, "curves").is_some());
 
-    // N: the first preset (the default scenario is none), then the next.
+    // N: the preset after the current one (the default scenario is the
+    // torus:8x8 DOR preset; the first preset if it were none), then the
+    // next; P goes back.
+    let n = h.state().presets.len();
+    let at = |h: &Harness<'_, RoutelabApp>| {
+        h.state()
+            .presets
+            .iter()
+            .position(|p| p.scenario == h.state().session.scenario)
+    };
+    let next = at(&h).map_or(0, |i| (i + 1) % n);
     press(&mut h, egui::Key::N);
-    let first = h.state().presets[0].scenario.clone();
-    assert_eq!(h.state().session.scenario, first);
+    assert_eq!(at(&h), Some(next));
+    let first = h.state().session.scenario.clone();
     press(&mut h, egui::Key::N);
-    assert_eq!(h.state().session.scenario, h.state().presets[1].scenario);
+    assert_eq!(at(&h), Some((next + 1) % n));
     press(&mut h, egui::Key::P);
     assert_eq!(h.state().session.scenario, first);
 

@@ -32,8 +32,9 @@ impl RoutelabApp {
                         *pick = o.clone();
                     }
                 }
-                self.draft = s.clone();
-                self.settings.scenario = s;
+                // The scenario as built: its routing under its one name.
+                self.draft = self.session.scenario.clone();
+                self.settings.scenario = self.session.scenario.clone();
                 self.selected = None;
                 self.playback.apply(PlaybackCommand::Pause);
                 if matches!(&self.message, Some(m) if m.is_error) {
@@ -137,7 +138,8 @@ impl RoutelabApp {
             }
             AppCommand::SetCompare(r) => match self.session.set_compare(r.clone()) {
                 Ok(()) => {
-                    self.settings.compare_routing = r;
+                    // Under the name run B's routing goes by.
+                    self.settings.compare_routing = self.session.compare_routing.clone();
                     self.selected = None;
                 }
                 Err(e) => self.error(format!("Cannot compare: {e}")),

@@ -200,6 +200,8 @@ pub fn drb_panel_ui(
     ] {
         ui.label(egui::RichText::new(title).small());
         Plot::new(id)
+            .y_grid_spacer(super::plots::nice_grid)
+            .x_grid_spacer(super::plots::nice_grid)
             .height(h)
             .legend(Legend::default())
             .include_y(0.0)
@@ -322,6 +324,8 @@ pub fn drb_panel_ui(
     });
     let thl = m.threshold(p);
     Plot::new("drb_pair_latency")
+        .y_grid_spacer(super::plots::nice_grid)
+        .x_grid_spacer(super::plots::nice_grid)
         .height(140.0)
         .legend(Legend::default())
         .include_y(0.0)

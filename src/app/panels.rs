@@ -118,11 +118,25 @@ impl RoutelabApp {
                 ui.separator();
                 if let Some(b) = &s.compare {
                     let sb = b.summary();
-                    ui.monospace(format!(
-                        "B: latency {:.1} · accepted {:.3}",
-                        sb.avg_latency, sb.accepted
-                    ))
-                    .on_hover_text(format!("Run B ({}), measured the same way", b.routing_name()));
+                    // B in A's terms: success and slices on the time-slice
+                    // model, accepted flits and cycles elsewhere.
+                    let text = match sb.success_rate {
+                        Some(rate) if rate.is_finite() => format!(
+                            "B: success {:.2}% · latency {:.2} slices",
+                            100.0 * rate,
+                            sb.avg_latency
+                        ),
+                        Some(_) => format!(
+                            "B: success not known yet · latency {:.2} slices",
+                            sb.avg_latency
+                        ),
+                        None => format!(
+                            "B: latency {:.1} cycles · accepted {:.3}",
+                            sb.avg_latency, sb.accepted
+                        ),
+                    };
+                    ui.monospace(text)
+                        .on_hover_text(format!("Run B ({}), measured the same way", b.routing_name()));
                     ui.separator();
                 }
                 ui.monospace(format!("Routing {}", s.sim.routing_name()));

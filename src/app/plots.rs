@@ -4,7 +4,57 @@
 use super::sweep::SweepPoint;
 use super::theme::Theme;
 use crate::sim::Simulation;
-use egui_plot::{Legend, Line, LineStyle, Plot, PlotPoints, Points, VLine};
+use egui_plot::{GridInput, GridMark, Legend, Line, LineStyle, Plot, PlotPoints, Points, VLine};
+
+/// Grid lines and tick labels at 1, 2 and 5 times a power of ten.
+/// egui_plot's default spacer steps by powers of ten only, so a short plot
+/// of latencies near 50 labels nothing but `0` (its steps of 10 are too
+/// close to label, its steps of 100 leave only 0 in view); with 1-2-5 steps
+/// it labels 0, 20, 40 (the classroom issue's "every axis labelled with its
+/// ticks"). Three step sizes, as egui_plot draws three line strengths.
+pub(crate) fn nice_grid(input: GridInput) -> Vec<GridMark> {
+    let (lo, hi) = input.bounds;
+    let base = input.base_step_size;
+    if !(base.is_finite() && base > 0.0 && lo.is_finite() && hi.is_finite() && hi > lo) {
+        return Vec::new();
+    }
+    // The 1-2-5 sequence from the smallest step at least `base`.
+    let mut decade = 10f64.powi(base.log10().floor() as i32);
+    let mut steps = Vec::with_capacity(3);
+    'find: loop {
+        for m in [1.0, 2.0, 5.0] {
+            let s = m * decade;
+            if s >= base * (1.0 - 1e-9) {
+                steps.push(s);
+                if steps.len() == 3 {
+                    break 'find;
+                }
+            }
+        }
+        decade *= 10.0;
+    }
+    let (fine, mid, coarse) = (steps[0], steps[1], steps[2]);
+    // Too many marks would mean a degenerate range; egui_plot's own limit.
+    if (hi - lo) / fine > 10_000.0 {
+        return Vec::new();
+    }
+    let on = |v: f64, s: f64| ((v / s).round() * s - v).abs() < fine * 1e-6;
+    let first = (lo / fine).ceil() as i64;
+    let last = (hi / fine).floor() as i64;
+    (first..=last)
+        .map(|i| {
+            let value = i as f64 * fine;
+            let step_size = if on(value, coarse) {
+                coarse
+            } else if on(value, mid) {
+                mid
+            } else {
+                fine
+            };
+            GridMark { value, step_size }
+        })
+        .collect()
+}
 
 /// Latency and throughput over time for each run (`(label, sim)`); for
 /// time-slice runs, latency and success rate.
@@ -33,20 +83,25 @@ pub fn live_curves_ui(ui: &mut egui::Ui, runs: &[(&str, &Simulation)], theme: Th
         return;
     }
     let h = ((ui.available_height() - 8.0) / 2.0).max(80.0);
-    for (title, id, value) in [
+    for (title, id, unit, value) in [
         (
             "Average latency (cycles)",
             "latency",
+            "cycles",
             (|w: &crate::sim::WindowSample| w.avg_latency) as fn(&_) -> f64,
         ),
         (
             "Accepted throughput (flits/host/cycle)",
             "accepted",
+            "flits/host/cycle",
             |w: &crate::sim::WindowSample| w.accepted,
         ),
     ] {
         ui.label(egui::RichText::new(title).small().strong());
         Plot::new(id)
+            .y_grid_spacer(nice_grid)
+            .x_grid_spacer(nice_grid)
+            .y_axis_label(unit)
             .height(h - 18.0)
             .legend(Legend::default())
             .include_y(0.0)
@@ -105,6 +160,9 @@ fn slice_curves_ui(ui: &mut egui::Ui, runs: &[(&str, &Simulation)], theme: Theme
             .strong(),
     );
     Plot::new("slice_latency")
+        .y_grid_spacer(nice_grid)
+        .x_grid_spacer(nice_grid)
+        .y_axis_label("slices")
         .height(h - 18.0)
         .legend(Legend::default())
         .include_y(0.0)
@@ -132,6 +190,9 @@ fn slice_curves_ui(ui: &mut egui::Ui, runs: &[(&str, &Simulation)], theme: Theme
             .strong(),
     );
     Plot::new("slice_success")
+        .y_grid_spacer(nice_grid)
+        .x_grid_spacer(nice_grid)
+        .y_axis_label("%")
         .height(h - 18.0)
         .legend(Legend::default())
         .include_y(0.0)
@@ -178,20 +239,25 @@ pub fn sweep_curves_ui(ui: &mut egui::Ui, points: &[SweepPoint], theme: Theme) {
         }
     }
     let h = ((ui.available_height() - 8.0) / 2.0).max(80.0);
-    for (title, id, f) in [
+    for (title, id, unit, f) in [
         (
             "Average latency (cycles) vs offered load",
             "sweep_latency",
+            "cycles",
             (|p: &SweepPoint| p.avg_latency) as fn(&SweepPoint) -> f64,
         ),
         (
             "Accepted vs offered (flits/host/cycle)",
             "sweep_accepted",
+            "flits/host/cycle",
             |p: &SweepPoint| p.accepted,
         ),
     ] {
         ui.label(egui::RichText::new(title).small().strong());
         Plot::new(id)
+            .y_grid_spacer(nice_grid)
+            .x_grid_spacer(nice_grid)
+            .y_axis_label(unit)
             .height(h - 18.0)
             .legend(Legend::default())
             .include_y(0.0)
@@ -214,5 +280,53 @@ pub fn sweep_curves_ui(ui: &mut egui::Ui, points: &[SweepPoint], theme: Theme) {
                     );
                 }
             });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn marks(lo: f64, hi: f64, base: f64) -> Vec<GridMark> {
+        nice_grid(GridInput {
+            bounds: (lo, hi),
+            base_step_size: base,
+        })
+    }
+
+    /// A short latency plot (0..60 over about 80 points, base step 6):
+    /// marks every 10, the strongest (labelled) every 50 or 20, never only
+    /// at 0 as with powers of ten.
+    #[test]
+    fn a_short_plot_gets_labelled_ticks_above_zero() {
+        let m = marks(-2.0, 60.0, 6.0);
+        let values: Vec<f64> = m.iter().map(|g| g.value).collect();
+        assert_eq!(values, vec![0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0]);
+        let coarse = m.iter().map(|g| g.step_size).fold(0.0, f64::max);
+        assert_eq!(coarse, 50.0);
+        let mid: Vec<f64> = m
+            .iter()
+            .filter(|g| g.step_size >= 20.0)
+            .map(|g| g.value)
+            .collect();
+        assert_eq!(mid, vec![0.0, 20.0, 40.0, 50.0, 60.0]);
+    }
+
+    #[test]
+    fn degenerate_ranges_give_no_marks() {
+        assert!(marks(0.0, 0.0, 1.0).is_empty());
+        assert!(marks(0.0, 1.0, 0.0).is_empty());
+        assert!(marks(f64::NAN, 1.0, 0.1).is_empty());
+        assert!(marks(0.0, 1e9, 1.0).is_empty());
+    }
+
+    #[test]
+    fn small_fractions_step_in_one_two_five() {
+        let m = marks(0.0, 0.5, 0.015);
+        assert_eq!(m[1].value, 0.02);
+        assert!(
+            m.iter()
+                .any(|g| (g.value - 0.1).abs() < 1e-12 && g.step_size == 0.1)
+        );
     }
 }

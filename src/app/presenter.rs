@@ -123,9 +123,21 @@ impl RoutelabApp {
             &self.session.scenario.topology,
             self.session.scenario.switch_model,
         );
-        let at = choices.iter().position(|c| c == current);
-        let next = at.map_or(0, |i| (i + 1) % choices.len().max(1));
-        choices.get(next).cloned().filter(|c| c != current)
+        // Compared as specs: `dor` and `dor:tie=plus` (the name the built
+        // routing goes by) are one routing. `minimal` stands for another
+        // choice on every network, so B never picks it.
+        let canonical = |c: &str| {
+            c.parse::<crate::routing::RoutingSpec>()
+                .map_or_else(|_| c.to_string(), |s| s.to_string())
+        };
+        let now = canonical(current);
+        let n = choices.len();
+        let at = choices.iter().position(|c| canonical(c) == now);
+        let start = at.map_or(0, |i| i + 1);
+        (0..n)
+            .map(|k| &choices[(start + k) % n.max(1)])
+            .find(|c| canonical(c) != now && canonical(c) != "minimal")
+            .cloned()
     }
 
     /// Make the look follow the mode (once per change).

@@ -207,17 +207,24 @@ pub fn scenario_ui(
             }
             ui.end_row();
 
-            ui.label("Packet size");
-            ui.add(egui::DragValue::new(&mut draft.packet_flits).range(1..=1024).suffix(" flits"))
-                .on_hover_text("Flits per packet");
-            ui.end_row();
 
             ui.label("Switch model");
             egui::ComboBox::from_id_salt("switch_model")
                 .selected_text(draft.switch_model.as_str())
                 .show_ui(ui, |ui| {
                     for &m in SwitchModelKind::ALL {
-                        ui.selectable_value(&mut draft.switch_model, m, m.as_str());
+                        if ui.selectable_value(&mut draft.switch_model, m, m.as_str()).changed() {
+                            // Keep the routing among those that go with
+                            // the model (the fat-tree balancers run only
+                            // on the time-slice model).
+                            let choices = routing_choices(&draft.topology, m);
+                            if !choices.contains(&draft.routing) {
+                                draft.routing = choices
+                                    .first()
+                                    .cloned()
+                                    .unwrap_or_else(|| "minimal".into());
+                            }
+                        }
                     }
                 })
                 .response
@@ -234,6 +241,21 @@ pub fn scenario_ui(
                     .on_hover_text("A request fails unless delivered within D slices of its begin time");
                 ui.end_row();
             }
+
+            if draft.switch_model == SwitchModelKind::TimeSlice {
+                // The time-slice model moves one-flit messages between
+                // switch buffers once per slice: packet size, switching,
+                // VCs, buffer depth, selection and port priority do not
+                // change its results, so they are not offered.
+                ui.label("Router");
+                ui.label("one-flit messages, one step per slice; each switch's buffer and rates as the fat-tree view shows them (set per switch in the scenario file's `switches`)")
+                    .on_hover_text("Packet size, switching, virtual channels, buffer depth, selection and port priority belong to the cycle-level models (input-queued, output-queued) and do not change a time-slice run");
+                ui.end_row();
+            } else {
+            ui.label("Packet size");
+            ui.add(egui::DragValue::new(&mut draft.packet_flits).range(1..=1024).suffix(" flits"))
+                .on_hover_text("Flits per packet");
+            ui.end_row();
 
             ui.label("Switching");
             egui::ComboBox::from_id_salt("switching")
@@ -284,6 +306,7 @@ pub fn scenario_ui(
                 .response
                 .on_hover_text("Which input port a switch serves first each cycle when several want the same output VC: rotating by one port per cycle, or a pseudo-random port (immune to periodic patterns)");
             ui.end_row();
+            }
 
             ui.label("Warm-up");
             ui.add(egui::DragValue::new(&mut draft.warmup).range(0..=10_000_000).suffix(" cycles"))

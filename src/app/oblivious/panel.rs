@@ -739,6 +739,8 @@ impl ObliviousAnalysis {
             })
             .collect();
         Plot::new("obl_sweep_latency")
+            .y_grid_spacer(crate::app::plots::nice_grid)
+            .x_grid_spacer(crate::app::plots::nice_grid)
             .height(220.0)
             .legend(Legend::default())
             .include_y(0.0)
@@ -793,6 +795,7 @@ fn compare_bars(ui: &mut egui::Ui, t: &CompareTable, columns: &[&str], theme: Th
     let width = 0.8 / n;
     let names: Vec<String> = columns.iter().map(|c| c.to_string()).collect();
     Plot::new("obl_compare_bars")
+        .y_grid_spacer(crate::app::plots::nice_grid)
         .height(200.0)
         .legend(Legend::default())
         .include_y(0.0)

@@ -230,6 +230,8 @@ fn objective_plot(ui: &mut egui::Ui, r: &Computed, theme: Theme) {
         "population median"
     };
     Plot::new("path_objective")
+        .y_grid_spacer(crate::app::plots::nice_grid)
+        .x_grid_spacer(crate::app::plots::nice_grid)
         .height(140.0)
         .legend(Legend::default())
         .allow_scroll(false)
@@ -273,6 +275,7 @@ fn histogram(ui: &mut egui::Ui, crossing: &[u32], theme: Theme) {
         })
         .collect();
     Plot::new("crossing_histogram")
+        .y_grid_spacer(crate::app::plots::nice_grid)
         .height(140.0)
         .allow_scroll(false)
         .include_y(0.0)
