@@ -558,3 +558,62 @@ fn the_time_slice_model_shows_its_own_fields_and_status() {
     assert!(h.query_by_label_contains("B: success").is_some());
     assert!(h.query_by_label_contains("B: latency").is_none());
 }
+
+/// During the warm-up the status bar says so instead of showing zero
+/// latency and zero throughput; after it, the measurements.
+#[test]
+fn the_status_bar_says_warming_up_before_statistics_start() {
+    use routelab::app::playback::PlaybackCommand;
+    let mut h = harness();
+    h.state_mut()
+        .push(AppCommand::Apply(Box::new(routelab::scenario::Scenario {
+            topology: "torus:4x4".into(),
+            warmup: 300,
+            ..Default::default()
+        })));
+    h.run_steps(2);
+    h.state_mut()
+        .push(AppCommand::Playback(PlaybackCommand::Step(100)));
+    h.run_steps(3);
+    assert_eq!(h.state().session.now(), 100);
+    assert!(
+        h.query_by_label_contains("Warming up: cycle 100 of 300")
+            .is_some()
+    );
+    h.state_mut()
+        .push(AppCommand::Playback(PlaybackCommand::Step(400)));
+    h.run_steps(3);
+    assert!(h.query_by_label_contains("Warming up").is_none());
+    assert!(h.query_by_label_contains(" · Accepted ").is_some());
+}
+
+/// With the scenario panel, the DRB panel and a selected switch's details
+/// all open (a row of 12 VC buffers in the details), the network view
+/// keeps room at 1280x800.
+#[test]
+fn side_panels_leave_room_for_the_network_view() {
+    use routelab::app::network_view::Selected;
+    use routelab::app::tour::overlay::region;
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(
+            |ui, app: &mut RoutelabApp| app.show(ui),
+            RoutelabApp::new(Settings::default()),
+        );
+    let i = h
+        .state()
+        .presets
+        .iter()
+        .position(|p| p.source == "drb-torus8-hotspot.json")
+        .expect("the DRB hot-spot preset");
+    h.state_mut().push(AppCommand::LoadPreset(i));
+    h.run_steps(2);
+    h.state_mut().selected = Some(Selected::Switch(60));
+    h.run_steps(4);
+    let view = region(&h.ctx, "network").expect("the network view is drawn");
+    assert!(
+        view.width() >= 250.0,
+        "the network view is {} points wide",
+        view.width()
+    );
+}

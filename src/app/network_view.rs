@@ -688,7 +688,9 @@ pub fn details_ui(ui: &mut egui::Ui, sim: &Simulation, selected: Selected, theme
                 ui.horizontal(|ui| {
                     ui.monospace(net.channel_name(port.channel));
                 });
-                ui.horizontal(|ui| {
+                // Wrapped: 12 VCs in a row would widen the panel past the
+                // network view.
+                ui.horizontal_wrapped(|ui| {
                     for (vc, &f) in port.flits.iter().enumerate() {
                         let t = f as f32 / buffer;
                         let (r, p) = ui.allocate_painter(vec2(46.0, 14.0), Sense::hover());

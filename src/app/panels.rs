@@ -4,11 +4,20 @@
 
 use super::*;
 
+/// The widest a side panel may grow (content such as a long description
+/// or a row of buffers would otherwise widen it): a quarter of the window,
+/// at least 260 points, so that with the scenario panel and two right
+/// panels open the network view and the curves keep some room.
+fn side_panel_max(ui: &egui::Ui) -> f32 {
+    (ui.ctx().content_rect().width() * 0.25).max(260.0)
+}
+
 impl RoutelabApp {
     pub(super) fn path_selection_ui(&mut self, ui: &mut egui::Ui) {
         egui::Panel::right("path_selection")
             .resizable(true)
             .default_size(340.0)
+            .max_size(side_panel_max(ui))
             .show(ui, |ui| {
                 tour::overlay::mark(ui, "path_selection");
                 egui::ScrollArea::vertical()
@@ -41,6 +50,7 @@ impl RoutelabApp {
         egui::Panel::right("drb")
             .resizable(true)
             .default_size(360.0)
+            .max_size(side_panel_max(ui))
             .show(ui, |ui| {
                 tour::overlay::mark(ui, "drb");
                 egui::ScrollArea::vertical()
@@ -103,6 +113,15 @@ impl RoutelabApp {
                         sum.refused_transmissions.unwrap_or(0)
                     ))
                     .on_hover_text("Time-slice model, since the warm-up: requests taken within R slices and delivered within D, over those begun (known D slices after they begin); latency from begin time, not counting the server-to-access edge; offers between switches refused");
+                } else if s.now() < s.scenario.warmup {
+                    // Zeros during the warm-up would read as "nothing gets
+                    // through"; say what is happening instead.
+                    ui.monospace(format!(
+                        "Warming up: cycle {} of {} · latency and throughput are measured after it",
+                        s.now(),
+                        s.scenario.warmup
+                    ))
+                    .on_hover_text("The scenario's warm-up: the network fills to its steady state before statistics start (the curves below are drawn throughout)");
                 } else {
                     let cap = s.sim.capacity();
                     ui.monospace(format!(
@@ -170,6 +189,7 @@ impl RoutelabApp {
         egui::Panel::left("controls")
             .resizable(true)
             .default_size(330.0)
+            .max_size(side_panel_max(ui))
             .show(ui, |ui| {
                 tour::overlay::mark(ui, "controls");
                 egui::ScrollArea::vertical().show(ui, |ui| {
@@ -317,6 +337,7 @@ impl RoutelabApp {
         egui::Panel::right("details")
             .resizable(true)
             .default_size(260.0)
+            .max_size(side_panel_max(ui))
             .show(ui, |ui| {
                 tour::overlay::mark(ui, "details");
                 ui.horizontal(|ui| {

@@ -248,8 +248,8 @@ pub fn scenario_ui(
                 // VCs, buffer depth, selection and port priority do not
                 // change its results, so they are not offered.
                 ui.label("Router");
-                ui.label("one-flit messages, one step per slice; each switch's buffer and rates as the fat-tree view shows them (set per switch in the scenario file's `switches`)")
-                    .on_hover_text("Packet size, switching, virtual channels, buffer depth, selection and port priority belong to the cycle-level models (input-queued, output-queued) and do not change a time-slice run");
+                ui.label("one-flit messages, one step per slice")
+                    .on_hover_text("Each switch's buffer and rates are drawn in the fat-tree view (set per switch in the scenario file's `switches`). Packet size, switching, virtual channels, buffer depth, selection and port priority belong to the cycle-level models (input-queued, output-queued) and do not change a time-slice run.");
                 ui.end_row();
             } else {
             ui.label("Packet size");
