@@ -2,7 +2,7 @@
 //! building the painter shapes, and a whole egui frame (layout, shapes and
 //! tessellation into triangles, what the GPU then draws) with two surfaces
 //! side by side, as in compare mode. The app must animate it: both well
-//! under a 16 ms frame (docs/results.md has the numbers).
+//! under a 16 ms frame (docs/performance.md has the numbers).
 //!
 //!     cargo bench --bench latency_surface
 
