@@ -617,3 +617,60 @@ fn side_panels_leave_room_for_the_network_view() {
         view.width()
     );
 }
+
+/// A long scenario name and description wrap inside the scenario panel
+/// instead of running past its right edge (the ring tornado preset at
+/// 1280x800).
+#[test]
+fn a_long_description_wraps_inside_the_scenario_panel() {
+    use routelab::app::tour::overlay::region;
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(
+            |ui, app: &mut RoutelabApp| app.show(ui),
+            RoutelabApp::new(Settings::default()),
+        );
+    let i = h
+        .state()
+        .presets
+        .iter()
+        .position(|p| p.source == "oblivious-a-ring8-tornado.json")
+        .expect("the ring tornado preset");
+    h.state_mut().push(AppCommand::LoadPreset(i));
+    h.run_steps(4);
+    let panel = region(&h.ctx, "controls").expect("the scenario panel");
+    for text in ["Every node sends 3 hops", "Ring of 8, tornado"] {
+        let label = h.get_by_label_contains(text).rect();
+        assert!(
+            label.max.x <= panel.max.x + 1.0,
+            "`{text}` ends at x = {}, past the panel's edge at {}",
+            label.max.x,
+            panel.max.x
+        );
+    }
+}
+
+/// During the warm-up the colour legend says when the measurement starts
+/// (the channels stay grey until then); after it, just the metric.
+#[test]
+fn the_legend_says_when_measurement_starts() {
+    use routelab::app::network_view::{Colouring, Metric};
+    let s = routelab::scenario::Scenario {
+        topology: "torus:4x4".into(),
+        warmup: 200,
+        ..Default::default()
+    };
+    let mut sim = s.build().unwrap();
+    sim.run_for(50).unwrap();
+    let c = Colouring::of(Metric::Utilization, &sim);
+    assert_eq!(c.label, "Utilization (from cycle 200, after the warm-up)");
+    assert_eq!(
+        Colouring::of(Metric::Occupancy, &sim).label,
+        "Buffer occupancy"
+    );
+    sim.run_for(200).unwrap();
+    assert_eq!(
+        Colouring::of(Metric::Utilization, &sim).label,
+        "Utilization"
+    );
+}

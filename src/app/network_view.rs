@@ -75,6 +75,12 @@ impl Metric {
         }
     }
     /// The value of every channel.
+    /// Measured since the warm-up ended (rather than a snapshot or a
+    /// property of the routing).
+    pub fn since_warmup(self) -> bool {
+        matches!(self, Metric::Utilization | Metric::QueueingDelay)
+    }
+
     pub fn values(self, sim: &Simulation) -> Vec<f64> {
         match self {
             Metric::Utilization => sim.channel_utilization(),
@@ -105,10 +111,18 @@ impl Colouring {
     /// A metric of `sim` (a missing routing quantity colours everything 0
     /// and says so in the legend).
     pub fn of(metric: Metric, sim: &Simulation) -> Colouring {
-        let label = if metric.available(sim) {
-            metric.label().to_string()
-        } else {
+        let warmup = sim.measure().warmup;
+        let label = if !metric.available(sim) {
             format!("{} (none: routing {})", metric.label(), sim.routing_name())
+        } else if metric.since_warmup() && sim.now() < warmup {
+            // A grey network during a long warm-up reads as "nothing
+            // moves"; say when the measurement starts.
+            format!(
+                "{} (from cycle {warmup}, after the warm-up)",
+                metric.label()
+            )
+        } else {
+            metric.label().to_string()
         };
         Colouring {
             label,

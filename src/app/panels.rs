@@ -194,12 +194,10 @@ impl RoutelabApp {
                 tour::overlay::mark(ui, "controls");
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     ui.add_space(4.0);
-                    let title = if self.draft.name.is_empty() {
-                        "Scenario".to_string()
-                    } else {
-                        format!("Scenario: {}", self.draft.name)
-                    };
-                    egui::CollapsingHeader::new(egui::RichText::new(title).strong())
+                    // The scenario's name goes inside, wrapped: a long
+                    // name in the header would not wrap and would push the
+                    // panel's content past its right edge.
+                    egui::CollapsingHeader::new(egui::RichText::new("Scenario").strong())
                         .id_salt("scenario_section")
                         .default_open(true)
                         .show(ui, |ui| {

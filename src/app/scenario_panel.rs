@@ -124,8 +124,11 @@ pub fn scenario_ui(
     commands: &mut Vec<AppCommand>,
     error_color: egui::Color32,
 ) {
+    if !draft.name.is_empty() {
+        ui.add(egui::Label::new(egui::RichText::new(&draft.name).strong()).wrap());
+    }
     if !draft.description.is_empty() {
-        ui.label(egui::RichText::new(&draft.description).italics());
+        ui.add(egui::Label::new(egui::RichText::new(&draft.description).italics()).wrap());
     }
     egui::Grid::new("scenario_grid")
         .num_columns(2)
