@@ -138,6 +138,10 @@ pub struct Built {
     pub routing: RoutingSpec,
     /// The traffic pattern instantiated on the network.
     pub pattern: Pattern,
+    /// The routing built for the network (its tables: a path selection
+    /// takes seconds on 64 switches), kept so that [`Scenario::build`]
+    /// does not build it a second time.
+    pub tables: Box<dyn crate::routing::Routing>,
 }
 
 impl Scenario {
@@ -322,9 +326,13 @@ impl Scenario {
         if let Err(e) = crate::sim::check_combination(self.switch_model, &network, &routing) {
             problems.push(e);
         }
-        if let Err(e) = Simulation::build_routing(&routing, &network, self.vcs) {
-            problems.push(e.to_string());
-        }
+        let tables = match Simulation::build_routing(&routing, &network, self.vcs) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                problems.push(e.to_string());
+                None
+            }
+        };
         if let Some(p) = self.router_config().routing_problem(&routing) {
             problems.push(p);
         }
@@ -332,11 +340,12 @@ impl Scenario {
         if let Err(e) = &pattern {
             problems.push(e.to_string());
         }
-        match pattern {
-            Ok(pattern) if problems.is_empty() => Ok(Built {
+        match (pattern, tables) {
+            (Ok(pattern), Some(tables)) if problems.is_empty() => Ok(Built {
                 network,
                 routing,
                 pattern,
+                tables,
             }),
             _ => Err(ScenarioError { problems }),
         }
@@ -357,7 +366,7 @@ impl Scenario {
     /// Validate and build a ready-to-step simulation.
     pub fn build(&self) -> Result<Simulation, ScenarioError> {
         let b = self.prepare()?;
-        self.build_with(b.network, &b.routing, b.pattern)
+        self.simulation(b.network, b.tables, b.pattern)
     }
 
     /// Build on an existing network (sweeps share one) with a routing.
@@ -381,6 +390,16 @@ impl Scenario {
             return Err(ScenarioError::one(p));
         }
         let routing = Simulation::build_routing(routing, &network, self.vcs).map_err(one)?;
+        self.simulation(network, routing, pattern)
+    }
+
+    /// The simulation of this scenario with a routing already built.
+    fn simulation(
+        &self,
+        network: Arc<Network>,
+        routing: Box<dyn crate::routing::Routing>,
+        pattern: Pattern,
+    ) -> Result<Simulation, ScenarioError> {
         Simulation::new(
             network,
             self.switch_model,
