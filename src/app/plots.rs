@@ -18,13 +18,20 @@ pub(crate) fn nice_grid(input: GridInput) -> Vec<GridMark> {
     if !(base.is_finite() && base > 0.0 && lo.is_finite() && hi.is_finite() && hi > lo) {
         return Vec::new();
     }
-    // The 1-2-5 sequence from the smallest step at least `base`.
+    // The 1-2-5 sequence from the smallest step at least `base`; each of
+    // the three steps a multiple of the one before (10, 20, 100: labels at
+    // 0, 20, 40, never 40 beside 50).
     let mut decade = 10f64.powi(base.log10().floor() as i32);
-    let mut steps = Vec::with_capacity(3);
+    let mut steps: Vec<f64> = Vec::with_capacity(3);
+    let divides = |a: f64, b: f64| ((b / a).round() * a - b).abs() < a * 1e-9;
     'find: loop {
         for m in [1.0, 2.0, 5.0] {
             let s = m * decade;
-            if s >= base * (1.0 - 1e-9) {
+            let fits = match steps.last() {
+                None => s >= base * (1.0 - 1e-9),
+                Some(&prev) => s > prev && divides(prev, s),
+            };
+            if fits {
                 steps.push(s);
                 if steps.len() == 3 {
                     break 'find;
@@ -295,21 +302,38 @@ mod tests {
     }
 
     /// A short latency plot (0..60 over about 80 points, base step 6):
-    /// marks every 10, the strongest (labelled) every 50 or 20, never only
-    /// at 0 as with powers of ten.
+    /// marks every 10, the stronger (labelled) ones every 20, never only at
+    /// 0 as with powers of ten.
     #[test]
     fn a_short_plot_gets_labelled_ticks_above_zero() {
         let m = marks(-2.0, 60.0, 6.0);
         let values: Vec<f64> = m.iter().map(|g| g.value).collect();
         assert_eq!(values, vec![0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0]);
         let coarse = m.iter().map(|g| g.step_size).fold(0.0, f64::max);
-        assert_eq!(coarse, 50.0);
+        assert_eq!(coarse, 100.0);
         let mid: Vec<f64> = m
             .iter()
             .filter(|g| g.step_size >= 20.0)
             .map(|g| g.value)
             .collect();
-        assert_eq!(mid, vec![0.0, 20.0, 40.0, 50.0, 60.0]);
+        assert_eq!(mid, vec![0.0, 20.0, 40.0, 60.0]);
+    }
+
+    /// Each step size is a multiple of the one below it.
+    #[test]
+    fn the_three_steps_nest() {
+        for base in [0.003, 0.06, 1.0, 1.7, 4.0, 6.0, 33.0, 420.0] {
+            let mut sizes: Vec<f64> = marks(0.0, base * 50.0, base)
+                .iter()
+                .map(|g| g.step_size)
+                .collect();
+            sizes.sort_by(f64::total_cmp);
+            sizes.dedup();
+            for w in sizes.windows(2) {
+                let r = w[1] / w[0];
+                assert!((r - r.round()).abs() < 1e-9, "base {base}: {sizes:?}");
+            }
+        }
     }
 
     #[test]
