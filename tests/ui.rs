@@ -7,14 +7,33 @@ use egui_kittest::kittest::Queryable;
 use routelab::app::{AppCommand, RoutelabApp, Settings};
 
 fn harness() -> Harness<'static, RoutelabApp> {
+    harness_sized(1400.0, 900.0)
+}
+
+/// The app in a window of `w` x `h` points (1280x800: a laptop or a
+/// projector).
+fn harness_sized(w: f32, h: f32) -> Harness<'static, RoutelabApp> {
     let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
+        .with_size(egui::vec2(w, h))
         .build_ui_state(
             |ui, app: &mut RoutelabApp| app.show(ui),
             RoutelabApp::new(Settings::default()),
         );
     h.run();
     h
+}
+
+/// Load the built-in preset from `assets/scenarios/<source>` by command
+/// (`load_preset` below goes through the Presets menu, by name).
+fn load_preset_file(h: &mut Harness<'_, RoutelabApp>, source: &str) {
+    let i = h
+        .state()
+        .presets
+        .iter()
+        .position(|p| p.source == source)
+        .unwrap_or_else(|| panic!("no preset {source}"));
+    h.state_mut().push(AppCommand::LoadPreset(i));
+    h.run_steps(2);
 }
 
 fn cycle(h: &Harness<'_, RoutelabApp>) -> u64 {
@@ -539,14 +558,7 @@ fn the_time_slice_model_shows_its_own_fields_and_status() {
     let mut h = harness();
     h.run_steps(2);
     assert!(h.query_by_label("Virtual channels").is_some());
-    let i = h
-        .state()
-        .presets
-        .iter()
-        .position(|p| p.source == "fattree-greedy.json")
-        .expect("the fat-tree preset");
-    h.state_mut().push(AppCommand::LoadPreset(i));
-    h.run_steps(2);
+    load_preset_file(&mut h, "fattree-greedy.json");
     assert!(h.query_by_label("Virtual channels").is_none());
     assert!(h.query_by_label("Switching").is_none());
     assert!(h.query_by_label("Packet size").is_none());
@@ -594,20 +606,8 @@ fn the_status_bar_says_warming_up_before_statistics_start() {
 fn side_panels_leave_room_for_the_network_view() {
     use routelab::app::network_view::Selected;
     use routelab::app::tour::overlay::region;
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(
-            |ui, app: &mut RoutelabApp| app.show(ui),
-            RoutelabApp::new(Settings::default()),
-        );
-    let i = h
-        .state()
-        .presets
-        .iter()
-        .position(|p| p.source == "drb-torus8-hotspot.json")
-        .expect("the DRB hot-spot preset");
-    h.state_mut().push(AppCommand::LoadPreset(i));
-    h.run_steps(2);
+    let mut h = harness_sized(1280.0, 800.0);
+    load_preset_file(&mut h, "drb-torus8-hotspot.json");
     h.state_mut().selected = Some(Selected::Switch(60));
     h.run_steps(4);
     let view = region(&h.ctx, "network").expect("the network view is drawn");
@@ -624,20 +624,8 @@ fn side_panels_leave_room_for_the_network_view() {
 #[test]
 fn a_long_description_wraps_inside_the_scenario_panel() {
     use routelab::app::tour::overlay::region;
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(
-            |ui, app: &mut RoutelabApp| app.show(ui),
-            RoutelabApp::new(Settings::default()),
-        );
-    let i = h
-        .state()
-        .presets
-        .iter()
-        .position(|p| p.source == "oblivious-a-ring8-tornado.json")
-        .expect("the ring tornado preset");
-    h.state_mut().push(AppCommand::LoadPreset(i));
-    h.run_steps(4);
+    let mut h = harness_sized(1280.0, 800.0);
+    load_preset_file(&mut h, "oblivious-a-ring8-tornado.json");
     let panel = region(&h.ctx, "controls").expect("the scenario panel");
     for text in ["Every node sends 3 hops", "Ring of 8, tornado"] {
         let label = h.get_by_label_contains(text).rect();
