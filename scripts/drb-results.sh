@@ -22,6 +22,9 @@
 # Run one step with STEPS="tau table". Long: about an hour on two cores
 # with the defaults; WARMUP, CYCLES and LOADS shorten it (docs/results.md
 # says which settings its numbers used). EXTRA adds routings to the table.
+# DRB_OPTS is appended to every DRB spec the script builds: the tables
+# measured before stretch=0 and latency=network became DRB's defaults
+# (2026-11-23) come back with DRB_OPTS=:stretch=any:latency=total.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -88,7 +91,7 @@ drb_spec() { # topology -> the preset's drb spec (DRB=SPEC overrides it)
     fi
     local t
     t=$(tau_of "$1")
-    echo "drb:tau=$t:tolerance=$(tol_of "$t")"
+    echo "drb:tau=$t:tolerance=$(tol_of "$t")${DRB_OPTS:-}"
 }
 
 step_tau() {
@@ -241,7 +244,7 @@ step_buffers() {
     python3 scripts/drb_knee.py <"$OUT/buffers-tau-sweep.json" >"$OUT/buffers-tau.json"
     local t
     t=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['tau'])" "$OUT/buffers-tau.json")
-    drb="drb:tau=$t:tolerance=$(tol_of "$t")"
+    drb="drb:tau=$t:tolerance=$(tol_of "$t")${DRB_OPTS:-}"
     {
         echo "torus:8x8 with 3-flit buffers (τ = $t): saturation throughput (fraction of capacity)."
         echo

@@ -28,18 +28,20 @@
 #   summary  OUT_DIR/summary.md from whatever JSON exists
 # DRB1 and DRB3 default to the specs docs/results.md uses (τ measured once
 # with seed 1, not per seed): drb:tau=0.02:tolerance=0.01 (1-flit) and
-# drb:tau=0.054:tolerance=0.026 (3-flit). WARMUP and CYCLES default to
-# drb-results.sh's 20000 and 40000. About 1.5 minutes per seed with
-# WARMUP=10000 CYCLES=20000 and 3 with the defaults, on two shared cores
-# (a sweep runs its loads on every core).
+# drb:tau=0.054:tolerance=0.026 (3-flit); DRB_OPTS is appended to both
+# (DRB_OPTS=:stretch=any:latency=total gives the readings used before
+# 2026-11-23, when minimal MSPs and the network latency became DRB's
+# defaults). WARMUP and CYCLES default to drb-results.sh's 20000 and
+# 40000. About 45 s per seed with WARMUP=10000 CYCLES=20000 and 85 s with
+# the defaults, on two cores (a sweep runs its loads on every core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 OUT="${1:-target/drb-seeds}"
 SEEDS="${SEEDS:-1}"
 STEPS="${STEPS:-sat1 sat3 hot1 hot3 hot3d summary}"
-DRB1="${DRB1:-drb:tau=0.02:tolerance=0.01}"
-DRB3="${DRB3:-drb:tau=0.054:tolerance=0.026}"
+DRB1="${DRB1:-drb:tau=0.02:tolerance=0.01}${DRB_OPTS:-}"
+DRB3="${DRB3:-drb:tau=0.054:tolerance=0.026}${DRB_OPTS:-}"
 mkdir -p "$OUT"
 if [ -n "${BIN:-}" ]; then
     B="$BIN"

@@ -14,7 +14,7 @@ use routelab::rng::{Stream, stream};
 use routelab::routing::adaptive::Adaptive;
 use routelab::routing::drb::{Drb, DrbSpec, Limit, SupernodeType, members};
 use routelab::routing::{
-    BufferView, Candidates, Hop, PacketInfo, RouteState, Routing, RoutingSpec, Timing,
+    BufferView, Candidates, Feedback, Hop, PacketInfo, RouteState, Routing, RoutingSpec, Timing,
 };
 use routelab::scenario::Scenario;
 use routelab::sim::Simulation;
@@ -692,5 +692,116 @@ fn sweep_prints_the_papers_metrics_side_by_side() {
                 "{row}"
             );
         }
+    }
+}
+
+/// `stretch` bounds every candidate MSP's length (eq. 2) by the pair's
+/// distance plus the stretch, at every supernode size; the default (0)
+/// keeps to minimal MSPs, and `stretch=any` does lengthen some metapaths.
+#[test]
+fn stretch_bounds_the_length_of_every_candidate() {
+    let net = Network::from_spec("torus:8x8").unwrap();
+    let n = net.num_switches() as SwitchId;
+    let mut longer = 0;
+    for (stretch, bound) in [(Some(0u8), Some(0u32)), (Some(2), Some(2)), (None, None)] {
+        let r = drb(
+            &net,
+            DrbSpec {
+                stretch,
+                max_size: 2,
+                max_width: 6,
+                ..DrbSpec::default()
+            },
+            12,
+        );
+        for a in 0..n {
+            for b in (0..n).filter(|&b| b != a) {
+                let d = r.steps().distance(a, b);
+                for size in 0..=2 {
+                    let c = r.candidates(a, b, size, 6);
+                    assert!(!c.is_empty(), "the original path is always a candidate");
+                    assert_eq!((c[0].x, c[0].y), (a, b));
+                    for m in &c {
+                        assert_eq!(m.length, r.steps().msp_length(a, m.x, m.y, b));
+                        match bound {
+                            Some(s) => assert!(
+                                m.length <= d + s,
+                                "stretch {stretch:?}: {a}->{b} MSP via {}, {} of length {} over distance {d}",
+                                m.x,
+                                m.y,
+                                m.length
+                            ),
+                            None => longer += usize::from(m.length > d),
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(longer > 0, "without a bound some candidates are longer");
+    assert_eq!(DrbSpec::default().stretch, Some(0));
+}
+
+/// The two readings of eq. 3: by default an acknowledgement carries the
+/// network latency (head injection to tail delivery), with
+/// `latency=total` the whole latency (generation to tail delivery).
+#[test]
+fn the_msp_latency_is_the_network_latency_unless_asked_for_the_total() {
+    let net = Network::from_spec("torus:4x4").unwrap();
+    for (text, want) in [("drb", 40.0), ("drb:latency=total", 340.0)] {
+        let spec: RoutingSpec = text.parse().unwrap();
+        let mut r = spec.build(&net, 12).unwrap();
+        r.set_timing(Timing::default());
+        let pkt = PacketInfo {
+            src_host: 0,
+            dst_host: 5,
+            src_switch: 0,
+            dst_switch: 5,
+            flits: 10,
+        };
+        r.on_feedback(&Feedback {
+            pkt,
+            state: RouteState {
+                via: [0, 5],
+                ..RouteState::default()
+            },
+            gen_cycle: 1000,
+            inject_cycle: 1300,
+            delivered_cycle: 1340,
+            heard_cycle: 1350,
+            blocked_cycles: 2,
+            switches: 3,
+        });
+        let d = r.as_any().unwrap().downcast_ref::<Drb>().unwrap();
+        let m = d.metapath(0, 5).expect("heard once");
+        assert_eq!(m.msps[0].latency, want, "{text}");
+    }
+}
+
+/// The new options read back as they were written, and bad values are
+/// refused with the accepted ones.
+#[test]
+fn stretch_and_latency_options_round_trip_and_refuse_bad_values() {
+    for (text, canonical) in [
+        ("drb", "drb"),
+        ("drb:stretch=0:latency=network", "drb"),
+        (
+            "drb:stretch=any:latency=total",
+            "drb:stretch=any:latency=total",
+        ),
+        ("drb:stretch=4", "drb:stretch=4"),
+    ] {
+        let spec: RoutingSpec = text.parse().unwrap();
+        assert_eq!(spec.to_string(), canonical);
+        let again: RoutingSpec = canonical.parse().unwrap();
+        assert_eq!(again.to_string(), canonical);
+    }
+    for (text, needle) in [
+        ("drb:stretch=-1", "0..=64 or any"),
+        ("drb:stretch=65", "0..=64 or any"),
+        ("drb:latency=blocked", "network, total"),
+    ] {
+        let err = text.parse::<RoutingSpec>().unwrap_err().to_string();
+        assert!(err.contains(needle), "{text}: {err}");
     }
 }

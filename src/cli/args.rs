@@ -122,7 +122,7 @@ pub struct ScenarioArgs {
     /// paths:updown-bfs|updown-dfs|udwm:SELECT[:opts] (see `routelab paths`),
     /// adaptive (Duato; needs --selection first-free), drb[:tau=F][:tolerance=F]
     /// [:max-size=N][:max-width=N][:supernode=gravity|subtopology][:ack=packet|delay]
-    /// [:limit=random]; on the time-slice model fattree-greedy:step=1..7,
+    /// [:stretch=N|any][:latency=network|total][:limit=random]; on the time-slice model fattree-greedy:step=1..7,
     /// fattree-ecmp, fattree-drill.
     /// Repeat the flag to run several routings on the same traffic and seed
     /// (`--routing dor --routing updown`).

@@ -5,14 +5,19 @@
 //! ## Quantities
 //! - An MSP's latency (eq. 3) is "the transmission time plus the waiting
 //!   time spent by one message ... on router's queues due to message
-//!   contention", over every node of the MSP, the source's included:
-//!   routelab takes the last acknowledged message's whole latency,
-//!   generation to tail delivery ([`Feedback::latency`](crate::routing::Feedback::latency)): the cycles it
-//!   waited in its source's queue, the cycles its head was blocked at the
-//!   routers it crossed ([`Feedback::blocked_cycles`](crate::routing::Feedback::blocked_cycles)) and the rest of its
-//!   trip. (With one-flit buffers this router's contention shows mostly as
-//!   slower streaming of the body and as source queueing, not as blocked
-//!   heads; the blocked cycles alone stay near zero up to saturation.) An
+//!   contention", over every node of the MSP: by default
+//!   (`latency=network`) routelab takes the last acknowledged message's
+//!   latency from head injection to tail delivery
+//!   ([`Feedback::network_latency`](crate::routing::Feedback::network_latency)):
+//!   the cycles its head was blocked at the routers it crossed
+//!   ([`Feedback::blocked_cycles`](crate::routing::Feedback::blocked_cycles))
+//!   and the rest of its trip. (With one-flit buffers this router's
+//!   contention shows mostly as slower streaming of the body, not as
+//!   blocked heads; the blocked cycles alone stay near zero up to
+//!   saturation, so they cannot be the measure.) `latency=total` adds the
+//!   wait in the source's queue
+//!   ([`Feedback::latency`](crate::routing::Feedback::latency)); past
+//!   saturation that wait, shared by every MSP of the source, dominates. An
 //!   MSP never acknowledged holds its *canonical* latency, the zero-load
 //!   time of its own route ([`Timing::zero_load`]); otherwise it holds its
 //!   last acknowledged value. Its bandwidth is the inverse (eq. 4).

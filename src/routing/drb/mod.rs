@@ -23,7 +23,9 @@
 //! ([`supernode`]) at a common size r: every (X, Y) in S(A, r) × S(B, r),
 //! ordered by Length (eq. 2), then by how far X and Y lie from their
 //! centres (so the canonical MSP X = A, Y = B, the original path, always
-//! comes first), then by the ids of X and Y. An (X, Y) whose route crosses
+//! comes first), then by the ids of X and Y. Only MSPs at most `stretch`
+//! hops longer than the pair's distance are candidates (default 0: minimal
+//! MSPs only; [`DrbSpec::stretch`] has the reading). An (X, Y) whose route crosses
 //! exactly the channels of an earlier candidate is the same path and is
 //! skipped (e.g. X on the original path's first dimension). The metapath
 //! uses the first w candidates, w its width; r is the smallest size, up to
@@ -73,7 +75,7 @@ use std::collections::HashSet;
 pub(in crate::routing) const KIND: RoutingKind = RoutingKind {
     name: "drb",
     aliases: &[],
-    options: "[:tau=F][:tolerance=F][:max-size=N][:max-width=N][:supernode=gravity|subtopology][:ack=packet|delay][:limit=random]",
+    options: "[:tau=F][:tolerance=F][:max-size=N][:max-width=N][:supernode=gravity|subtopology][:ack=packet|delay][:stretch=N|any][:latency=network|total][:limit=random]",
     summary: "Distributed Routing Balancing: metapaths of multi-step paths through supernodes, widened by acknowledged latency",
     families: &[Family::Adaptive],
     parse: |parts| DrbSpec::parse(parts).map(|s| Box::new(s) as Box<dyn RoutingBuild>),
@@ -82,6 +84,7 @@ pub(in crate::routing) const KIND: RoutingKind = RoutingKind {
         "drb:ack=delay:max-width=4",
         "drb:supernode=subtopology:max-size=1",
         "drb:max-size=0",
+        "drb:stretch=any:latency=total",
         "drb:limit=random",
     ],
 };
@@ -97,6 +100,8 @@ pub const DEFAULT_TOLERANCE: f64 = 0.011;
 pub const DEFAULT_MAX_SIZE: u8 = 2;
 /// Default largest metapath width (the paper's three MSPs).
 pub const DEFAULT_MAX_WIDTH: u8 = 3;
+/// Default `stretch`: minimal MSPs only.
+pub const DEFAULT_STRETCH: u8 = 0;
 /// Most MSPs a metapath may hold.
 pub const MAX_WIDTH: u8 = 32;
 
@@ -119,7 +124,47 @@ pub struct DrbSpec {
     pub max_width: u8,
     pub supernode: SupernodeType,
     pub ack: Acknowledgement,
+    /// `stretch`: the most hops a candidate MSP may add to the pair's
+    /// distance (`None`, spelt `any`: no cap). The paper has DRB "balance
+    /// Metapath bandwidth and lengthening" when it configures the
+    /// supernodes (§3) and sets it apart from random routing because "path
+    /// lengthening can be controlled" (§5), without saying how. routelab's
+    /// default, 0, keeps to minimal MSPs (X and Y on minimal routes from A
+    /// to B): a metapath then spreads a pair over other shortest routes
+    /// and never lengthens it. `docs/results.md` ("Minimal MSPs") measures
+    /// both readings.
+    pub stretch: Option<u8>,
+    /// `latency`: which latency a message carries back (eq. 3's reading).
+    pub latency: MspLatency,
     pub limit: Limit,
+}
+
+/// Which of a message's latencies DRB's monitoring measures: eq. 3's
+/// Latency(MSP), "the transmission time plus the waiting time spent by one
+/// message ... on router's queues", which §3's monitoring accumulates "at
+/// each intermediate router" from the cycles the message is blocked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MspLatency {
+    /// `latency=total`: generation to tail delivery, the wait in the source
+    /// host's queue included ([`Feedback::latency`]). Past saturation that
+    /// wait, the same for every MSP of the source, dominates and hides
+    /// which MSP is congested.
+    Total,
+    /// `latency=network` (the default): head injection to tail delivery
+    /// ([`Feedback::network_latency`]), the routers' queues and the
+    /// transmission time only, as §3 accumulates it.
+    #[default]
+    Network,
+}
+
+impl MspLatency {
+    pub const ACCEPTED: &'static str = "network, total";
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            MspLatency::Total => "total",
+            MspLatency::Network => "network",
+        }
+    }
 }
 
 impl Default for DrbSpec {
@@ -131,6 +176,8 @@ impl Default for DrbSpec {
             max_width: DEFAULT_MAX_WIDTH,
             supernode: SupernodeType::Gravity,
             ack: Acknowledgement::Packet,
+            stretch: Some(DEFAULT_STRETCH),
+            latency: MspLatency::Network,
             limit: Limit::None,
         }
     }
@@ -145,6 +192,8 @@ impl DrbSpec {
         "max-width",
         "supernode",
         "ack",
+        "stretch",
+        "latency",
         "limit",
     ];
 
@@ -173,6 +222,24 @@ impl DrbSpec {
             Some(_) => Acknowledgement::Packet,
             None => d.ack,
         };
+        let latency = match text(
+            "latency",
+            &|v| v == "total" || v == "network",
+            MspLatency::ACCEPTED,
+        )? {
+            Some("total") => MspLatency::Total,
+            Some(_) => MspLatency::Network,
+            None => d.latency,
+        };
+        let stretch = match text(
+            "stretch",
+            &|v| v == "any" || v.parse::<u8>().is_ok_and(|n| n <= 64),
+            "an integer 0..=64 or any",
+        )? {
+            Some("any") => None,
+            Some(v) => v.parse::<u8>().ok(),
+            None => d.stretch,
+        };
         let limit = match text("limit", &|v| v == "random" || v == "none", "random, none")? {
             Some("random") => Limit::Random,
             _ => Limit::None,
@@ -193,6 +260,8 @@ impl DrbSpec {
                 .map_or(d.max_width, |v| v as u8),
             supernode,
             ack,
+            stretch,
+            latency,
             limit,
         })
     }
@@ -228,6 +297,15 @@ impl RoutingBuild for DrbSpec {
         }
         if self.ack != d.ack {
             s.push_str(&format!(":ack={}", self.ack.as_str()));
+        }
+        if self.stretch != d.stretch {
+            match self.stretch {
+                Some(x) => s.push_str(&format!(":stretch={x}")),
+                None => s.push_str(":stretch=any"),
+            }
+        }
+        if self.latency != d.latency {
+            s.push_str(&format!(":latency={}", self.latency.as_str()));
         }
         if self.limit == Limit::Random {
             s.push_str(":limit=random");
@@ -404,9 +482,16 @@ impl Drb {
         let sa = members(&self.steps, self.spec.supernode, a, size);
         let sb = members(&self.steps, self.spec.supernode, b, size);
         let mut all: Vec<(u32, u32, SwitchId, SwitchId)> = Vec::with_capacity(sa.len() * sb.len());
+        let most = self
+            .spec
+            .stretch
+            .map_or(u32::MAX, |x| self.steps.distance(a, b) + x as u32);
         for &x in &sa {
             for &y in &sb {
                 let len = self.steps.msp_length(a, x, y, b);
+                if len > most {
+                    continue;
+                }
                 let off = self.steps.distance(a, x) + self.steps.distance(y, b);
                 all.push((len, off, x, y));
             }
@@ -660,8 +745,11 @@ impl Routing for Drb {
             return;
         }
         // Eq. 3: the message's transmission time plus its queueing delays
-        // (metapath module docs): generation to tail delivery.
-        let latency = fb.latency() as f64;
+        // (metapath module docs), with or without its source queueing.
+        let latency = match self.spec.latency {
+            MspLatency::Total => fb.latency(),
+            MspLatency::Network => fb.network_latency(),
+        } as f64;
         let i = self.metapath_index(a, b);
         let (x, y) = (fb.state.via[0], fb.state.via[1]);
         let m = &mut self.paths[i];
