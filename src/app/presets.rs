@@ -40,6 +40,10 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../assets/scenarios/drb-torus8-hotspot.json"),
     ),
     (
+        "drb-torus8-transpose-3flit.json",
+        include_str!("../../assets/scenarios/drb-torus8-transpose-3flit.json"),
+    ),
+    (
         "drb-torus8-transpose.json",
         include_str!("../../assets/scenarios/drb-torus8-transpose.json"),
     ),
