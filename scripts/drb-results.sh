@@ -40,15 +40,9 @@ else
     B=target/release/routelab
 fi
 
-# The presets' router: wormhole, 10-flit packets, one-flit buffers,
-# exponential inter-arrival times, the same 12 VCs for every routing (DRB
-# uses 6 step VCs, 2 acknowledgement VCs and 4 adaptive ones), a selection
-# that takes any free candidate (adaptive routing needs it; DOR and DRB
-# behave the same under it as under `fixed` when they offer one port).
-COMMON=(--packet-flits 10 --buffer-flits 1 --vcs 12 --process exponential
-    --selection first-free --warmup "${WARMUP:-20000}" --cycles "${CYCLES:-40000}")
-COMMON3=(--packet-flits 10 --buffer-flits 3 --vcs 12 --process exponential
-    --selection first-free --warmup "${WARMUP:-20000}" --cycles "${CYCLES:-40000}" --wait-for-tail-credit)
+# The routers (COMMON: the presets'; COMMON3: 3-flit buffers).
+# shellcheck source=scripts/drb-router.sh
+. scripts/drb-router.sh
 # TOPOS="torus:8x8 ..." restricts the tau and sweeps steps to some of them.
 read -r -a TOPOLOGIES <<<"${TOPOS:-torus:4x4 torus:8x8 torus:16x16 hypercube:4 hypercube:6 hypercube:8 midimew:64}"
 TRAFFICS=(uniform hotspot bitrev butterfly shuffle transpose)

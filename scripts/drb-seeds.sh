@@ -50,11 +50,9 @@ else
     B=target/release/routelab
 fi
 
-# Identical to drb-results.sh's COMMON and COMMON3.
-COMMON=(--packet-flits 10 --buffer-flits 1 --vcs 12 --process exponential
-    --selection first-free --warmup "${WARMUP:-20000}" --cycles "${CYCLES:-40000}")
-COMMON3=(--packet-flits 10 --buffer-flits 3 --vcs 12 --process exponential
-    --selection first-free --warmup "${WARMUP:-20000}" --cycles "${CYCLES:-40000}" --wait-for-tail-credit)
+# The same routers as drb-results.sh (COMMON, COMMON3).
+# shellcheck source=scripts/drb-router.sh
+. scripts/drb-router.sh
 TOPO=torus:8x8
 HOT=hotspot:fraction=0.1:nodes=27
 TRAFFICS=(uniform transpose bitrev)

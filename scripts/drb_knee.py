@@ -58,6 +58,10 @@ for i in range(len(xs)):
     k = abs(y2) / (1 + y1 * y1) ** 1.5
     rows.append({"x": round(xs[i], 4), "y": round(ys[i], 4), "dy": round(y1, 3),
                  "d2y": round(y2, 2), "k": round(k, 4)})
+if not rows:
+    sys.exit(f"drb_knee.py: {len(pts)} unsaturated points in the sweep; the knee needs at "
+             "least 5 (two on either side of one): sweep more loads below saturation, "
+             "or run longer so that fewer points are flagged saturated")
 knee = max(rows, key=lambda r: r["k"])
 print(json.dumps({
     "zero_load_latency": round(l0, 2),
