@@ -143,29 +143,23 @@ pub struct DrbSpec {
 /// Latency(MSP), "the transmission time plus the waiting time spent by one
 /// message ... on router's queues", which §3's monitoring accumulates "at
 /// each intermediate router" from the cycles the message is blocked.
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "snake_case")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum MspLatency {
-    /// `latency=total`: generation to tail delivery, the wait in the source
-    /// host's queue included ([`Feedback::latency`]). Past saturation that
-    /// wait, the same for every MSP of the source, dominates and hides
-    /// which MSP is congested.
-    Total,
     /// `latency=network` (the default): head injection to tail delivery
     /// ([`Feedback::network_latency`]), the routers' queues and the
     /// transmission time only, as §3 accumulates it.
     #[default]
     Network,
+    /// `latency=total`: generation to tail delivery, the wait in the source
+    /// host's queue included ([`Feedback::latency`]). Past saturation that
+    /// wait, the same for every MSP of the source, dominates and hides
+    /// which MSP is congested.
+    Total,
 }
 
-impl MspLatency {
-    pub const ACCEPTED: &'static str = "network, total";
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            MspLatency::Total => "total",
-            MspLatency::Network => "network",
-        }
-    }
-}
+crate::spec_options::keyword_enum!(MspLatency);
 
 impl Default for DrbSpec {
     fn default() -> Self {
@@ -222,15 +216,6 @@ impl DrbSpec {
             Some(_) => Acknowledgement::Packet,
             None => d.ack,
         };
-        let latency = match text(
-            "latency",
-            &|v| v == "total" || v == "network",
-            MspLatency::ACCEPTED,
-        )? {
-            Some("total") => MspLatency::Total,
-            Some(_) => MspLatency::Network,
-            None => d.latency,
-        };
         let stretch = match text(
             "stretch",
             &|v| v == "any" || v.parse::<u8>().is_ok_and(|n| n <= 64),
@@ -261,7 +246,7 @@ impl DrbSpec {
             supernode,
             ack,
             stretch,
-            latency,
+            latency: o.keyword("latency").map_err(e)?.unwrap_or(d.latency),
             limit,
         })
     }
