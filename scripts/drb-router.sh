@@ -10,10 +10,14 @@
 # COMMON3: the same with 3-flit buffers (a flit per cycle per VC) and VCs
 # reallocated only when empty (--wait-for-tail-credit, which adaptive
 # routing needs with buffers deeper than one flit).
-# WARMUP and CYCLES set the run lengths (default 20000 and 40000).
+# WARMUP and CYCLES set the run lengths (default 20000 and 40000);
+# ROUTER_OPTS adds flags to both (e.g. "--port-priority oldest").
+read -r -a ROUTER_EXTRA <<<"${ROUTER_OPTS:-}"
 # shellcheck disable=SC2034 # used by the scripts that source this file
 COMMON=(--packet-flits 10 --buffer-flits 1 --vcs 12 --process exponential
-    --selection first-free --warmup "${WARMUP:-20000}" --cycles "${CYCLES:-40000}")
+    --selection first-free --warmup "${WARMUP:-20000}" --cycles "${CYCLES:-40000}"
+    "${ROUTER_EXTRA[@]}")
 # shellcheck disable=SC2034
 COMMON3=(--packet-flits 10 --buffer-flits 3 --vcs 12 --process exponential
-    --selection first-free --warmup "${WARMUP:-20000}" --cycles "${CYCLES:-40000}" --wait-for-tail-credit)
+    --selection first-free --warmup "${WARMUP:-20000}" --cycles "${CYCLES:-40000}" --wait-for-tail-credit
+    "${ROUTER_EXTRA[@]}")

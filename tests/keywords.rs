@@ -67,7 +67,7 @@ fn simulation_keywords_keep_their_names_and_aliases() {
         serde_json::from_str::<Switching>("\"virtual_cut_through\"").unwrap(),
         Switching::VirtualCutThrough
     );
-    check(&PortPriority::ALL, &["rotating", "random"], &[]);
+    check(&PortPriority::ALL, &["rotating", "random", "oldest"], &[]);
     check_serde(&PortPriority::ALL);
     check(
         &Process::ALL,

@@ -121,11 +121,7 @@ fn scenario_for(
         switch_delay: rng.random_range(1..=2u16),
         selection: [Selection::Fixed, Selection::FirstFree, Selection::Adaptive]
             [rng.random_range(0..3)],
-        port_priority: if rng.random_bool(0.5) {
-            PortPriority::Rotating
-        } else {
-            PortPriority::Random
-        },
+        port_priority: PortPriority::ALL[rng.random_range(0..PortPriority::ALL.len())],
         warmup: cycles / 5,
         cycles,
         seed: rng.random(),

@@ -5,7 +5,7 @@
 //! The dialog ([`rfd`]; on Linux through xdg-desktop-portal, with libdbus
 //! loaded at run time) runs on its own thread so the UI keeps drawing. Its
 //! answer comes back on a channel that [`FileDialogs::poll`] reads once per
-//! frame, and [`RoutelabApp::apply_dialog_reply`] acts on it. Where no
+//! frame, and `RoutelabApp::apply_dialog_reply` acts on it. Where no
 //! dialog can appear (no D-Bus session bus or no portal, as on a headless CI
 //! box) the answer is [`Outcome::Unavailable`] and the message line says to
 //! type a path instead: the typed path of the "Scenario file" window and the

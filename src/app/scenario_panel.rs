@@ -302,12 +302,12 @@ pub fn scenario_ui(
             egui::ComboBox::from_id_salt("port_priority")
                 .selected_text(draft.port_priority.as_str())
                 .show_ui(ui, |ui| {
-                    for p in [PortPriority::Rotating, PortPriority::Random] {
+                    for p in PortPriority::ALL {
                         ui.selectable_value(&mut draft.port_priority, p, p.as_str());
                     }
                 })
                 .response
-                .on_hover_text("Which input port a switch serves first each cycle when several want the same output VC: rotating by one port per cycle, or a pseudo-random port (immune to periodic patterns)");
+                .on_hover_text("Which input port a switch serves first each cycle when several want the same output VC: rotating by one port per cycle, a pseudo-random port (immune to periodic patterns), or the port holding the oldest packet (age-based: no source starves behind a hot spot)");
             ui.end_row();
             }
 

@@ -172,7 +172,9 @@ pub struct ScenarioArgs {
     /// Candidate selection: fixed, first-free, adaptive.
     #[arg(long, value_parser = parse_selection)]
     pub selection: Option<Selection>,
-    /// Input port served first in VC allocation each cycle: rotating, random.
+    /// Input port served first in VC allocation each cycle: rotating, random,
+    /// oldest (age-based: the port with the oldest packet, which also wins
+    /// switch allocation).
     #[arg(long, value_parser = parse_port_priority)]
     pub port_priority: Option<PortPriority>,
     /// Reallocate a virtual channel only into an empty buffer (BookSim's

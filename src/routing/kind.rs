@@ -64,7 +64,7 @@ pub trait RoutingBuild: Send + Sync + Debug {
     /// [`RoutingBuild::applies_to`] and [`RoutingBuild::min_vcs`]).
     fn build(&self, net: &Network, vcs: u8) -> Result<Box<dyn Routing>, String>;
     /// The specs `--compare` runs for this routing's family on `net`
-    /// (this routing's variants only; [`family_members`] gathers them).
+    /// (this routing's variants only; [`family_members`](super::registry::family_members) gathers them).
     fn variants(&self, net: &Network) -> Vec<String>;
     /// For downcasting (e.g. the path-selection spec behind `paths:`).
     fn as_any(&self) -> &dyn std::any::Any;

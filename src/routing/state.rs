@@ -5,7 +5,7 @@ use crate::topology::{HostId, SwitchId};
 
 /// Routing state carried in a packet. Its meaning belongs to the routing
 /// that created it; the engine only copies it into the packet's
-/// [`Feedback`]. 24 bytes, so a packet stays within one cache line.
+/// [`Feedback`](super::Feedback). 24 bytes, so a packet stays within one cache line.
 ///
 /// Room for a two-phase route on a torus of up to 8 dimensions (an
 /// intermediate node in `via[0]`, a direction bit per dimension and two

@@ -45,8 +45,8 @@ pub struct Scenario {
     pub link_latency: u16,
     pub switch_delay: u16,
     pub selection: Selection,
-    /// Which input port comes first in VC allocation: `rotating` or
-    /// `random` ([`PortPriority`]).
+    /// Which input port comes first in VC allocation: `rotating`,
+    /// `random` or `oldest` ([`PortPriority`]).
     pub port_priority: PortPriority,
     /// Cycles measured after the warm-up.
     pub cycles: u64,

@@ -54,6 +54,15 @@ crate::spec_options::keyword_enum!(Switching);
 ///   the cycle and the switch (no random-number stream is consumed, so
 ///   traffic and routing draws are unchanged). No pattern can lock onto it;
 ///   the same ring holds 0.23.
+/// - `oldest`: age-based arbitration (Dally and Towles §18.5, "age-based
+///   priority"; BookSim's `priority = age`). The switch visits its input
+///   ports in order of the oldest packet at the front of any of their VCs
+///   (by generation cycle; ties from the rotating pointer on), so in VC
+///   allocation the oldest packet's port asks first; in switch allocation
+///   each port offers its oldest ready packet and each output grants the
+///   port visited first (acknowledgements still first). Past saturation
+///   round-robin arbiters starve the sources far from a hot spot (the
+///   parking-lot effect); age-based arbitration serves them in turn.
 ///
 /// The choice changes results past saturation, hence a parameter.
 #[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
@@ -64,6 +73,7 @@ pub enum PortPriority {
     #[default]
     Rotating,
     Random,
+    Oldest,
 }
 
 crate::spec_options::keyword_enum!(PortPriority);

@@ -98,7 +98,7 @@ pub struct PaperMetrics {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub background_p99_latency: Option<u64>,
     /// DRB's latency surface (Fig. 9): the highest and the mean per-switch
-    /// value ([`Simulation::node_link_delay`]).
+    /// value ([`Simulation::node_link_delay`](super::Simulation::node_link_delay)).
     pub surface_peak: f64,
     pub surface_mean: f64,
 }

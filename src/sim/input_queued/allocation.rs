@@ -31,8 +31,10 @@ impl InputQueued {
     ///
     /// `ACKS`: whether an acknowledgement class is reserved. The run without
     /// one (every routing but feedback ones) is compiled without the
-    /// acknowledgement selects.
-    pub(super) fn allocate<const ACKS: bool>(
+    /// acknowledgement selects. `AGE`: age-based arbitration
+    /// ([`PortPriority::Oldest`]); the other priorities are compiled
+    /// without it.
+    pub(super) fn allocate<const ACKS: bool, const AGE: bool>(
         &mut self,
         now: u64,
         ep: &mut Endpoints,
@@ -65,6 +67,7 @@ impl InputQueued {
             flit_wheel,
             credit_wheel,
             proposal,
+            order,
             ..
         } = self;
         // Slices, not `&mut Vec`s: their pointers and lengths stay in
@@ -119,15 +122,44 @@ impl InputQueued {
             // second pass: a port's proposal depends only on its own VCs and
             // on output credits, which VC allocation elsewhere does not change.
             let start = match port_priority {
-                PortPriority::Rotating => sw_rr[s] as usize,
+                PortPriority::Rotating | PortPriority::Oldest => sw_rr[s] as usize,
                 PortPriority::Random => random_port(now, s, np),
             };
+            let words = &busy[s * w..(s + 1) * w];
+            let mut busy_ports = BusyPorts::new(words, start);
+            if AGE {
+                // Age-based: the busy ports by the generation cycle of the
+                // oldest packet at the front of their VCs (a stable sort, so
+                // ties keep the rotating order).
+                order.clear();
+                for pi in BusyPorts::new(words, start) {
+                    let c = at(ports, pi).1 as usize;
+                    let mut bits = at(inch, c).nonempty;
+                    let mut age = u64::MAX;
+                    while bits != 0 {
+                        let x = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let i = c * v + x;
+                        let f = *at(flits, i * depth + at(ivcs, i).head as usize);
+                        age = age.min(ep.packet(f.packet).gen_cycle);
+                    }
+                    order.push((age, pi as u32));
+                }
+                order.sort_by_key(|&(age, _)| age);
+            }
+            let mut sorted = order.iter();
             let mut n = 0;
             // Where the proposals wrap past the last port (for the
             // traversal below, which goes in ascending port order): ports
             // from `start` up come first, so it is their count.
             let mut split = 0;
-            for pi in BusyPorts::new(&busy[s * w..(s + 1) * w], start) {
+            loop {
+                let next = if AGE {
+                    sorted.next().map(|&(_, pi)| pi as usize)
+                } else {
+                    busy_ports.next()
+                };
+                let Some(pi) = next else { break };
                 let (p, c) = *at(ports, pi);
                 let c = c as usize;
                 let InChannel {
@@ -208,21 +240,22 @@ impl InputQueued {
                     continue;
                 }
                 let acks_ready = if ACKS { ready & ack_mask } else { 0 };
-                let mut chosen = propose(
-                    if acks_ready != 0 { acks_ready } else { ready },
-                    rr as u32,
-                    v,
-                    c,
-                    ivcs,
-                    ovc,
-                );
+                let offer = |mask: u32| {
+                    if AGE {
+                        propose_oldest(mask, v, c, ivcs, ovc, flits, depth, ep)
+                    } else {
+                        propose(mask, rr as u32, v, c, ivcs, ovc)
+                    }
+                };
+                let mut chosen = offer(if acks_ready != 0 { acks_ready } else { ready });
                 if chosen.is_none() && acks_ready != 0 {
-                    chosen = propose(ready & !ack_mask, rr as u32, v, c, ivcs, ovc);
+                    chosen = offer(ready & !ack_mask);
                 }
                 if let Some(x) = chosen {
                     let i = c * v + x;
                     let q = *at(ivcs, i);
-                    split += usize::from(pi >= start);
+                    // (Age-based: grants go in visiting order, split 0.)
+                    split += usize::from(!AGE && pi >= start);
                     *at_mut(proposal, n) = (pi as u32, i as u32);
                     n += 1;
                     // ...and each output port keeps the proposal that comes
@@ -231,7 +264,10 @@ impl InputQueued {
                     // before data (bit 15).
                     let g = at_mut(outch, q.out_ch as usize);
                     let pi16 = pi as u16;
-                    let pos = if pi16 >= g.rr {
+                    let pos = if AGE {
+                        // Age-based: the port visited first wins.
+                        n as u16 - 1
+                    } else if pi16 >= g.rr {
                         pi16 - g.rr
                     } else {
                         pi16 + np16 - g.rr
@@ -432,6 +468,37 @@ fn propose(
         }
     }
     None
+}
+
+/// [`PortPriority::Oldest`]'s switch allocation, input stage: the VC of
+/// `mask` whose front packet is the oldest (by generation cycle; ties to
+/// the lower VC) among those whose output VC has a credit.
+#[allow(clippy::too_many_arguments)]
+fn propose_oldest(
+    mask: u32,
+    v: usize,
+    c: usize,
+    ivcs: &[InputVc],
+    ovc: &[OutputVc],
+    flits: &[Flit],
+    depth: usize,
+    ep: &Endpoints,
+) -> Option<usize> {
+    let mut pending = mask & ((1u32 << v) - 1);
+    let mut best: Option<(u64, usize)> = None;
+    while pending != 0 {
+        let x = pending.trailing_zeros() as usize;
+        pending &= pending - 1;
+        let q = at(ivcs, c * v + x);
+        if at(ovc, q.out as usize).credits > 0 {
+            let f = *at(flits, (c * v + x) * depth + q.head as usize);
+            let age = ep.packet(f.packet).gen_cycle;
+            if best.is_none_or(|(a, _)| age < a) {
+                best = Some((age, x));
+            }
+        }
+    }
+    best.map(|(_, x)| x)
 }
 
 /// SAF: is the whole front packet of input VC `i` in its buffer?

@@ -17,6 +17,11 @@
 //!    `link_latency + switch_delay` cycles (the host after `link_latency`),
 //!    and a credit returns upstream after `link_latency`.
 //!
+//! With [`PortPriority::Oldest`] (age-based arbitration) the order in 2
+//! is the age of the oldest packet at the front of each input port, and in
+//! 3 each input port offers its oldest ready packet and each output grants
+//! the port visited first: the oldest packet wins wherever it competes.
+//!
 //! Zero-load latency of an L-flit packet crossing H switches (wormhole and
 //! VCT) is therefore `H·(link_latency + switch_delay) + link_latency + L - 1`
 //! cycles; store-and-forward adds `L - 1` per switch.
@@ -158,6 +163,11 @@ pub struct InputQueued {
     /// processed, as (input-port index, input VC), in round-robin order
     /// (one slot per input port).
     proposal: Vec<(u32, u32)>,
+    /// Age-based arbitration scratch ([`PortPriority::Oldest`]): the busy
+    /// input ports of the switch being processed as (generation cycle of
+    /// the oldest packet at the front of one of their VCs, port index), in
+    /// visiting order.
+    order: Vec<(u64, u32)>,
 }
 
 /// Per input channel state used together on the hot path (one bounds check
@@ -341,6 +351,7 @@ impl InputQueued {
             credit_wheel: TimeWheel::new(max_delay),
             in_network: 0,
             proposal: vec![(NONE, NONE); max_in],
+            order: Vec::with_capacity(max_in),
             net,
         }
     }
@@ -665,10 +676,14 @@ impl SwitchModel for InputQueued {
         }
         self.flit_wheel.give_back(now, due);
         self.inject(now, ep);
-        let r = if (ep.data_vcs() as usize) < self.v {
-            self.allocate::<true>(now, ep)
-        } else {
-            self.allocate::<false>(now, ep)
+        // Compiled four ways, so that the common runs (no acknowledgement
+        // class, no age-based arbitration) carry neither.
+        let acks = (ep.data_vcs() as usize) < self.v;
+        let r = match (acks, self.port_priority == PortPriority::Oldest) {
+            (true, false) => self.allocate::<true, false>(now, ep),
+            (false, false) => self.allocate::<false, false>(now, ep),
+            (true, true) => self.allocate::<true, true>(now, ep),
+            (false, true) => self.allocate::<false, true>(now, ep),
         };
         r.map_err(|_| ep.take_fault())
     }
