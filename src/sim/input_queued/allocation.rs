@@ -132,16 +132,14 @@ impl InputQueued {
                 // oldest packet at the front of their VCs (a stable sort, so
                 // ties keep the rotating order).
                 order.clear();
-                for pi in BusyPorts::new(words, start) {
+                for pi in busy_ports.by_ref() {
                     let c = at(ports, pi).1 as usize;
                     let mut bits = at(inch, c).nonempty;
                     let mut age = u64::MAX;
                     while bits != 0 {
                         let x = bits.trailing_zeros() as usize;
                         bits &= bits - 1;
-                        let i = c * v + x;
-                        let f = *at(flits, i * depth + at(ivcs, i).head as usize);
-                        age = age.min(ep.packet(f.packet).gen_cycle);
+                        age = age.min(front_age(c * v + x, ivcs, flits, depth, ep));
                     }
                     order.push((age, pi as u32));
                 }
@@ -489,16 +487,22 @@ fn propose_oldest(
     while pending != 0 {
         let x = pending.trailing_zeros() as usize;
         pending &= pending - 1;
-        let q = at(ivcs, c * v + x);
-        if at(ovc, q.out as usize).credits > 0 {
-            let f = *at(flits, (c * v + x) * depth + q.head as usize);
-            let age = ep.packet(f.packet).gen_cycle;
+        if at(ovc, at(ivcs, c * v + x).out as usize).credits > 0 {
+            let age = front_age(c * v + x, ivcs, flits, depth, ep);
             if best.is_none_or(|(a, _)| age < a) {
                 best = Some((age, x));
             }
         }
     }
     best.map(|(_, x)| x)
+}
+
+/// The generation cycle of the packet at the front of input VC `i` (which
+/// holds flits): its age for [`PortPriority::Oldest`].
+#[inline(always)]
+fn front_age(i: usize, ivcs: &[InputVc], flits: &[Flit], depth: usize, ep: &Endpoints) -> u64 {
+    let f = *at(flits, i * depth + at(ivcs, i).head as usize);
+    ep.packet(f.packet).gen_cycle
 }
 
 /// SAF: is the whole front packet of input VC `i` in its buffer?
