@@ -3,8 +3,9 @@
 //! ([`crate::analysis`]), shown beside the simulation of the same run so a
 //! student sees analysis and simulation agree, or sees where they do not.
 //!
-//! What it holds (this file: state and computations, no drawing; `panel`
-//! draws it):
+//! What it holds (this file: the panel's state, [`ObliviousAnalysis`] with
+//! its [`Context`], and the small helpers mapping routings to the analysis
+//! and their VC needs; no drawing):
 //! - **Expected channel load** (Singh's thesis §2.2, the channel load
 //!   γ_c = Σ_sd λ_sd·w_c(s,d)) of the routing analysed under run A's own
 //!   traffic matrix, scaled to the run's offered load L: L·γ_c flits per
@@ -14,44 +15,52 @@
 //!   `uniform` is therefore the simulator's uniform (the analysis's
 //!   `uniform-other`, no self traffic), `worst` its routing's worst case.
 //!   The expected load holds below saturation (L at most the ideal
-//!   throughput, [`Expected::ideal_load`]).
+//!   throughput, [`Expected::ideal_load`]). In `expected`: [`Expected`],
+//!   its cache key and the job computing it ([`ExpectedJob`]).
 //! - **A source and a destination** ([`PairInfo`]): §3.2's quadrant
 //!   probabilities and the boxes the intermediate node q is drawn from, the
 //!   law of q over the switches, a few paths sampled from the simulator's
 //!   own routing, and the pair's expected crossings w_c(s,d) per channel.
+//!   In `pair`.
 //! - **The `--compare` table** ([`CompareTable`], §2.2's ideal, worst-case
-//!   and average-case throughput) computed a cell at a time.
+//!   and average-case throughput) computed a cell at a time. In `compare`,
+//!   over the time-sliced sums of `loads`.
 //! - **Latency against offered load per routing**, the app's load sweep
 //!   ([`SweepRunner`]) run for every routing, each with its analysed ideal
-//!   throughput (as offered load: ideal × Θ) marked.
+//!   throughput (as offered load: ideal × Θ) marked. Started from this
+//!   file.
+//! - **Drawing**: `panel` draws the panel; `central` gives the views the
+//!   central area shows beside the runs ([`CentralViews`]).
 //!
 //! Slow work (the traffic matrix of a `worst` pattern, the channel weights,
 //! the worst case and average of the table) runs on a thread natively and
-//! in frame-sized steps on the web ([`Background`]); results are cached by
-//! (topology, traffic, routing), so changing the offered load or flipping
-//! between routings already seen costs nothing.
+//! in frame-sized steps on the web ([`Background`], in `background`);
+//! results are cached by (topology, traffic, routing), so changing the
+//! offered load or flipping between routings already seen costs nothing.
 
 mod background;
+mod central;
 mod compare;
+mod expected;
 mod loads;
+mod pair;
 mod panel;
 
 pub use background::{Background, Job};
+pub use central::CentralViews;
 pub use compare::{COLUMNS, CompareJob, CompareRow, CompareTable, value};
+pub use expected::{Expected, ExpectedJob, ExpectedKey, shared_scale};
 pub use loads::{AverageSum, LoadSum, Loads, SLICE};
-pub use panel::CentralViews;
+pub use pair::{MAX_SAMPLES, PairInfo, QuadrantView, SampledPath, sample_paths};
 
 use super::network_view::Selected;
 use super::sweep::{SweepJob, SweepRunner, SweepSettings};
-use crate::analysis::{
-    ChannelWeights, Cube, DEFAULT_SAMPLES, DimOrder, ObliviousRouting, TrafficMatrix, quadrants,
-};
-use crate::rng::{Stream, stream};
-use crate::routing::{DorSpec, Law, Oblivious, ObliviousSpec, RoutingSpec, walk};
+use crate::analysis::{Cube, DEFAULT_SAMPLES, DimOrder, ObliviousRouting};
+use crate::routing::{DorSpec, Law, ObliviousSpec, RoutingSpec};
 use crate::scenario::Scenario;
 use crate::sim::{Simulation, SwitchModelKind};
-use crate::topology::{ChannelId, ChannelKind, Endpoint, Network, SwitchId};
-use num_rational::Ratio;
+use crate::topology::{Network, SwitchId};
+use pair::PairKey;
 use std::collections::HashMap;
 use std::sync::Arc;
 use web_time::Duration;
@@ -65,8 +74,6 @@ pub const WEB_HEAVY_MAX_NODES: usize = 64;
 /// Cached expected loads kept before the ones of other networks and
 /// traffic are dropped.
 const CACHE_LIMIT: usize = 48;
-/// Most paths sampled for one pair.
-pub const MAX_SAMPLES: usize = 16;
 
 /// A routing's analysis spec (`dor:tie=plus`, `romm:order=xy`, ...), which
 /// is also a simulator routing spec.
@@ -143,442 +150,6 @@ pub fn vc_hint(spec: &str, net: &Network, vcs: u8) -> Option<String> {
     })
 }
 
-/// The top of the colour scale shared by the expected-load view and the
-/// simulated utilization: the largest finite value on any switch-to-switch
-/// channel (ids `0..network_channels`) of any of `views` (0 when all idle).
-pub fn shared_scale(views: &[&[f64]], network_channels: usize) -> f64 {
-    views
-        .iter()
-        .flat_map(|v| v.iter().take(network_channels))
-        .copied()
-        .filter(|x| x.is_finite())
-        .fold(0.0, f64::max)
-}
-
-/// What an expected load is cached by.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ExpectedKey {
-    pub topology: String,
-    /// The scenario's traffic spec.
-    pub traffic: String,
-    /// The scenario's routing (plain `worst` traffic is its worst case).
-    pub scenario_routing: String,
-    /// The scenario's seed (`randperm` draws with it).
-    pub seed: u64,
-    /// The routing analysed ([`spec_of`]).
-    pub routing: String,
-}
-
-impl ExpectedKey {
-    fn new(scenario: &Scenario, net: &Network, routing: ObliviousRouting) -> Self {
-        ExpectedKey {
-            topology: net.spec().to_string(),
-            traffic: scenario.traffic.trim().to_string(),
-            scenario_routing: scenario.routing.trim().to_string(),
-            seed: scenario.seed,
-            routing: spec_of(routing),
-        }
-    }
-}
-
-/// The expected load of one routing under one run's traffic (Singh §2.2).
-#[derive(Clone, Debug)]
-pub struct Expected {
-    pub routing: ObliviousRouting,
-    /// γ_c per network channel id: flits per cycle on the channel per
-    /// flit per host per cycle offered. Switch-to-switch channels from the
-    /// analysis; injection and ejection channels carry the traffic
-    /// matrix's row and column sums (as `routelab load --channels`).
-    pub gamma: Vec<f64>,
-    /// Ideal throughput 1/(Θ·max γ) as a fraction of capacity (None: no
-    /// packet crosses a channel).
-    pub ideal: Option<Ratio<i128>>,
-    /// Θ, flits per node per cycle (not capped at the host link).
-    pub capacity: Ratio<i128>,
-    /// max_c γ_c.
-    pub max_gamma: Ratio<i128>,
-    /// Mean switch-to-switch hops per packet.
-    pub avg_hops: Ratio<i128>,
-    /// The busiest channel, `(x,y)+d0` style.
-    pub busiest: String,
-    /// w_c(s,d) of the routing, for the per-pair numbers.
-    pub weights: Arc<ChannelWeights>,
-}
-
-impl Expected {
-    /// Compute γ for `routing` under `matrix` on `cube` at once.
-    pub fn compute(
-        cube: &Cube,
-        matrix: &TrafficMatrix,
-        routing: ObliviousRouting,
-    ) -> Result<Expected, String> {
-        let w = ChannelWeights::new(cube, routing).map_err(|e| e.to_string())?;
-        let mut sum = LoadSum::new(&w, matrix)?;
-        while !sum.advance(&w, matrix, Duration::MAX) {}
-        let loads = sum.finish(&w, matrix);
-        Ok(Expected::from_loads(cube, matrix, w, &loads))
-    }
-
-    /// The expected load from summed channel loads.
-    pub fn from_loads(
-        cube: &Cube,
-        matrix: &TrafficMatrix,
-        weights: ChannelWeights,
-        loads: &Loads,
-    ) -> Expected {
-        let net = cube.network();
-        let mut gamma = vec![0.0; net.num_channels()];
-        for (ch, &g) in loads.gamma.iter().enumerate() {
-            if let Some(id) = cube.network_channel(ch as u32) {
-                gamma[id as usize] = g;
-            }
-        }
-        let rows = matrix.row_sums();
-        let cols = matrix.column_sums();
-        for c in net.channels() {
-            let sum = match (c.kind, c.src, c.dst) {
-                (ChannelKind::Injection, Endpoint::Host { host }, _) => rows.get(host as usize),
-                (ChannelKind::Ejection, _, Endpoint::Host { host }) => cols.get(host as usize),
-                _ => None,
-            };
-            if let Some(r) = sum {
-                gamma[c.id as usize] = value(*r);
-            }
-        }
-        Expected {
-            routing: weights.routing(),
-            gamma,
-            ideal: loads.ideal,
-            capacity: cube.capacity(),
-            max_gamma: loads.max,
-            avg_hops: loads.avg_hops,
-            busiest: cube.channel_label(loads.busiest),
-            weights: Arc::new(weights),
-        }
-    }
-
-    /// The expected utilization of every channel at offered load `load`
-    /// (flits per host per cycle): L·γ_c flits per cycle, the unit of
-    /// [`Simulation::channel_utilization`]. Valid below saturation.
-    pub fn utilization(&self, load: f64) -> Vec<f64> {
-        self.gamma.iter().map(|g| g * load).collect()
-    }
-
-    /// The ideal throughput as an offered load in flits per host per
-    /// cycle: ideal × Θ (the routing saturates a channel there).
-    pub fn ideal_load(&self) -> Option<f64> {
-        self.ideal.map(|t| value(t * self.capacity))
-    }
-}
-
-/// Expected loads of several routings under one run's traffic, one routing
-/// a step (the first step builds the traffic matrix).
-pub struct ExpectedJob {
-    net: Arc<Network>,
-    scenario: Scenario,
-    routings: Vec<ObliviousRouting>,
-    prepared: Option<Result<(Cube, TrafficMatrix), String>>,
-    /// The routing being summed: its weights and the sum so far.
-    current: Option<(ChannelWeights, LoadSum)>,
-    results: Vec<(ObliviousRouting, Result<Arc<Expected>, String>)>,
-}
-
-impl ExpectedJob {
-    pub fn new(scenario: &Scenario, net: Arc<Network>, routings: Vec<ObliviousRouting>) -> Self {
-        ExpectedJob {
-            net,
-            scenario: scenario.clone(),
-            routings,
-            prepared: None,
-            current: None,
-            results: Vec::new(),
-        }
-    }
-
-    /// The run's traffic as a matrix: the very pattern it draws from.
-    fn prepare(&self) -> Result<(Cube, TrafficMatrix), String> {
-        let cube = Cube::from_network(&self.net).map_err(|e| e.to_string())?;
-        let pattern = self
-            .scenario
-            .pattern_on(&self.net)
-            .map_err(|e| format!("traffic `{}`: {e}", self.scenario.traffic))?;
-        let m = TrafficMatrix::from_pattern(&pattern, self.net.num_hosts())
-            .map_err(|e| e.to_string())?;
-        Ok((cube, m))
-    }
-}
-
-impl Job for ExpectedJob {
-    type Snapshot = Vec<(ObliviousRouting, Result<Arc<Expected>, String>)>;
-
-    /// First the matrix, then per routing its weights, then its loads a
-    /// [`SLICE`] a step.
-    fn step(&mut self) -> bool {
-        let Some(prepared) = &self.prepared else {
-            self.prepared = Some(self.prepare());
-            return self.routings.is_empty();
-        };
-        let Some(r) = self.routings.get(self.results.len()).copied() else {
-            return true;
-        };
-        match (prepared, self.current.take()) {
-            (Err(e), _) => {
-                let e = e.clone();
-                let rest: Vec<_> = self.routings[self.results.len()..].to_vec();
-                self.results
-                    .extend(rest.into_iter().map(|r| (r, Err(e.clone()))));
-            }
-            (Ok((cube, m)), None) => {
-                let started = ChannelWeights::new(cube, r)
-                    .map_err(|e| e.to_string())
-                    .and_then(|w| LoadSum::new(&w, m).map(|sum| (w, sum)));
-                match started {
-                    Ok(c) => self.current = Some(c),
-                    Err(e) => self.results.push((r, Err(e))),
-                }
-            }
-            (Ok((cube, m)), Some((w, mut sum))) => {
-                if sum.advance(&w, m, SLICE) {
-                    let loads = sum.finish(&w, m);
-                    let e = Expected::from_loads(cube, m, w, &loads);
-                    self.results.push((r, Ok(Arc::new(e))));
-                } else {
-                    self.current = Some((w, sum));
-                }
-            }
-        }
-        self.results.len() >= self.routings.len()
-    }
-
-    fn snapshot(&self) -> Self::Snapshot {
-        self.results.clone()
-    }
-}
-
-/// One of §3.2's quadrants of a pair, ready to show.
-#[derive(Clone, Debug, PartialEq)]
-pub struct QuadrantView {
-    /// The direction per dimension, `(+,-)`; `0` where a dimension does
-    /// not move.
-    pub directions: String,
-    pub probability: Ratio<i128>,
-    /// Per dimension, the coordinates q_j may take (each equally likely).
-    pub boxes: Vec<Vec<u32>>,
-    /// Every switch of the box.
-    pub switches: Vec<SwitchId>,
-}
-
-/// One path sampled from the simulator's routing.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SampledPath {
-    /// The channels in order.
-    pub channels: Vec<ChannelId>,
-    /// The intermediate node the packet drew (two-phase routings).
-    pub intermediate: Option<SwitchId>,
-}
-
-/// Everything shown for one source and destination.
-#[derive(Clone, Debug)]
-pub struct PairInfo {
-    pub routing: ObliviousRouting,
-    pub source: SwitchId,
-    pub destination: SwitchId,
-    pub source_coords: Vec<u32>,
-    pub destination_coords: Vec<u32>,
-    /// §3.2's quadrants (RLB, RLBth, ROMM), or what the routing does
-    /// instead.
-    pub quadrants: Result<Vec<QuadrantView>, String>,
-    /// P(q = y) for every switch y; empty for one-phase routings (q = s).
-    pub intermediate: Vec<f64>,
-    pub samples: Vec<SampledPath>,
-    /// Why sampling failed, if it did.
-    pub sample_error: Option<String>,
-    /// w_c(s,d) per network channel id: expected crossings of the channel
-    /// by one packet from s to d.
-    pub load: Vec<f64>,
-    /// Σ_c w_c(s,d), the expected hops.
-    pub expected_hops: f64,
-}
-
-impl PairInfo {
-    /// The numbers of pair (`s`, `d`) under `expected`'s routing, with
-    /// `samples` paths drawn from the simulator's routing with `seed`.
-    pub fn compute(
-        expected: &Expected,
-        s: SwitchId,
-        d: SwitchId,
-        samples: usize,
-        seed: u64,
-    ) -> PairInfo {
-        let w = &expected.weights;
-        let cube = w.cube();
-        let net = cube.network();
-        let routing = expected.routing;
-        let quadrants = match routing {
-            ObliviousRouting::Rlb | ObliviousRouting::RlbTh | ObliviousRouting::Romm { .. } => {
-                quadrants(cube, routing, s, d)
-                    .map(|qs| qs.into_iter().map(|q| quadrant_view(cube, q)).collect())
-                    .map_err(|e| e.to_string())
-            }
-            ObliviousRouting::Val => Err(
-                "VAL draws q uniformly over all N nodes: its box is the whole torus (§2.3)".into(),
-            ),
-            ObliviousRouting::Dor { .. } | ObliviousRouting::Rdor => Err(format!(
-                "{routing} routes in one phase, minimally: no intermediate node (q = s), no quadrants"
-            )),
-        };
-        // The law of q: independent per dimension (thesis §3.2).
-        let two_phase = !matches!(
-            routing,
-            ObliviousRouting::Dor { .. } | ObliviousRouting::Rdor
-        );
-        let intermediate = if two_phase {
-            let (sc, dc) = (cube.coords(s).to_vec(), cube.coords(d).to_vec());
-            let per_dim: Vec<Vec<f64>> = (0..cube.dims())
-                .map(|j| {
-                    let k = cube.radix()[j];
-                    let mut p = vec![0.0; k as usize];
-                    for st in
-                        routing.dim_steps(k, cube.is_torus(), routing.tie_side(s), sc[j], dc[j])
-                    {
-                        p[st.intermediate as usize] += value(st.probability);
-                    }
-                    p
-                })
-                .collect();
-            (0..cube.num_nodes() as u32)
-                .map(|y| {
-                    cube.coords(y)
-                        .iter()
-                        .enumerate()
-                        .map(|(j, &x)| per_dim[j][x as usize])
-                        .product()
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let mut load = vec![0.0; net.num_channels()];
-        let den = w.denominator() as f64;
-        w.row(s, d, |ch, v| {
-            if let Some(id) = cube.network_channel(ch) {
-                load[id as usize] += v as f64 / den;
-            }
-        });
-        let expected_hops = load.iter().sum();
-        let (samples, sample_error) = match sample_paths(cube, routing, s, d, samples, seed) {
-            Ok(v) => (v, None),
-            Err(e) => (Vec::new(), Some(e)),
-        };
-        PairInfo {
-            routing,
-            source: s,
-            destination: d,
-            source_coords: cube.coords(s).to_vec(),
-            destination_coords: cube.coords(d).to_vec(),
-            quadrants,
-            intermediate,
-            samples,
-            sample_error,
-            load,
-            expected_hops,
-        }
-    }
-
-    /// The channels the pair may cross with their w_c(s,d), largest first.
-    pub fn loaded_channels(&self) -> Vec<(ChannelId, f64)> {
-        let mut v: Vec<(ChannelId, f64)> = self
-            .load
-            .iter()
-            .enumerate()
-            .filter(|(_, w)| **w > 0.0)
-            .map(|(c, &w)| (c as ChannelId, w))
-            .collect();
-        v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        v
-    }
-}
-
-fn quadrant_view(cube: &Cube, q: crate::analysis::Quadrant) -> QuadrantView {
-    let directions: Vec<&str> = q
-        .directions
-        .iter()
-        .map(|d| match d.map(|d| d.sign()) {
-            Some(1) => "+",
-            Some(_) => "-",
-            None => "0",
-        })
-        .collect();
-    // Every combination of the per-dimension coordinates.
-    let mut switches: Vec<Vec<u32>> = vec![Vec::new()];
-    for coords in &q.boxes {
-        switches = switches
-            .into_iter()
-            .flat_map(|prefix| {
-                coords.iter().map(move |&x| {
-                    let mut p = prefix.clone();
-                    p.push(x);
-                    p
-                })
-            })
-            .collect();
-    }
-    QuadrantView {
-        directions: format!("({})", directions.join(",")),
-        probability: q.probability,
-        switches: switches.iter().map(|c| cube.node(c)).collect(),
-        boxes: q.boxes,
-    }
-}
-
-/// `n` paths from switch `s` to `d` walked with the simulator's own routing
-/// (its first candidate at every hop, an idle network), drawing with
-/// `seed`; each with the intermediate node the packet drew.
-pub fn sample_paths(
-    cube: &Cube,
-    routing: ObliviousRouting,
-    s: SwitchId,
-    d: SwitchId,
-    n: usize,
-    seed: u64,
-) -> Result<Vec<SampledPath>, String> {
-    let net = cube.network();
-    let spec: RoutingSpec = spec_of(routing).parse().map_err(|e| format!("{e}"))?;
-    let vcs = spec.min_vcs(net).max(1);
-    let mut built = spec.build(net, vcs).map_err(|e| e.to_string())?;
-    // The same law again, to read the intermediate node a packet draws:
-    // `at_source` draws its plan first, from the same random stream.
-    let drawer = spec
-        .downcast::<ObliviousSpec>()
-        .filter(|o| o.law != Law::Rdor)
-        .map(|o| Oblivious::new(o.law, cube.geometry().clone(), vcs));
-    let host = |sw: SwitchId| {
-        net.hosts_of(sw)
-            .next()
-            .ok_or_else(|| format!("switch {sw} has no host"))
-    };
-    let (hs, hd) = (host(s)?, host(d)?);
-    let mut rng = stream(seed, Stream::Routing);
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n.min(MAX_SAMPLES) {
-        let intermediate = drawer.as_ref().map(|o| o.draw(s, d, &mut rng.clone()).q);
-        let steps = walk(net, built.as_mut(), hs, hd, 0, &mut rng).map_err(|e| e.to_string())?;
-        let channels = steps
-            .iter()
-            .filter_map(|st| {
-                net.ports(st.at)
-                    .get(st.taken.port as usize)
-                    .and_then(|p| p.out_channel)
-            })
-            .collect();
-        out.push(SampledPath {
-            channels,
-            intermediate,
-        });
-    }
-    Ok(out)
-}
-
 /// What the panel analyses this frame: run A's network, traffic and load.
 #[derive(Clone, Debug)]
 pub struct Context {
@@ -599,16 +170,6 @@ pub struct Context {
     /// The run's virtual channels.
     pub vcs: u8,
     key: Option<ExpectedKey>,
-}
-
-/// Which pair's numbers are cached.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct PairKey {
-    expected: ExpectedKey,
-    source: SwitchId,
-    destination: SwitchId,
-    samples: usize,
-    seed: u64,
 }
 
 /// The panel's state.
@@ -1012,7 +573,8 @@ impl ObliviousAnalysis {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::channel_loads;
+    use crate::analysis::{ChannelWeights, TrafficMatrix, channel_loads};
+    use crate::topology::{ChannelId, Endpoint};
     use std::time::Instant;
 
     fn scenario(topology: &str, routing: &str, traffic: &str, vcs: u8) -> Scenario {
@@ -1268,14 +830,6 @@ mod tests {
                 .iter()
                 .all(|x| x.intermediate.is_none() && x.channels.len() == 2)
         );
-    }
-
-    #[test]
-    fn the_shared_scale_is_the_largest_network_channel_value() {
-        let expected = [0.2, 0.5, 0.1, 9.0];
-        let simulated = [0.3, 0.45, f64::NAN, 9.0];
-        assert_eq!(shared_scale(&[&expected, &simulated], 3), 0.5);
-        assert_eq!(shared_scale(&[&[0.0, 0.0]], 2), 0.0);
     }
 
     #[test]

@@ -1,0 +1,281 @@
+//! The `drb` spec: its options and their defaults, parsing and the
+//! canonical spelling, the VCs it needs, and building the routing
+//! ([`Drb`]). What the options do: the [module docs](super).
+
+use super::{Drb, SupernodeType};
+use crate::routing::kind::options;
+use crate::routing::registry::{Family, RoutingBuild, RoutingKind};
+use crate::routing::{Acknowledgement, Routing};
+use crate::topology::{Network, Shape};
+
+pub(in crate::routing) const KIND: RoutingKind = RoutingKind {
+    name: "drb",
+    aliases: &[],
+    options: "[:tau=F][:tolerance=F][:max-size=N][:max-width=N][:supernode=gravity|subtopology][:ack=packet|delay][:stretch=N|any][:latency=network|total][:limit=random]",
+    summary: "Distributed Routing Balancing: metapaths of multi-step paths through supernodes, widened by acknowledged latency",
+    families: &[Family::Adaptive],
+    parse: |parts| DrbSpec::parse(parts).map(|s| Box::new(s) as Box<dyn RoutingBuild>),
+    examples: &[
+        "drb",
+        "drb:ack=delay:max-width=4",
+        "drb:supernode=subtopology:max-size=1",
+        "drb:max-size=0",
+        "drb:stretch=any:latency=total",
+        "drb:limit=random",
+    ],
+};
+
+/// Default τ: the knee of DOR under uniform traffic on the torus:8x8
+/// preset (`scripts/drb-results.sh`, step `tau`; docs/results.md has every
+/// preset's value).
+pub const DEFAULT_TAU: f64 = 0.023;
+/// Default tolerance: τ/(2(1 + τ)), the presets' rule (the lower edge of
+/// the dead band halfway between L_c and ThL, so a metapath can narrow).
+pub const DEFAULT_TOLERANCE: f64 = 0.011;
+/// Default largest supernode size.
+pub const DEFAULT_MAX_SIZE: u8 = 2;
+/// Default largest metapath width (the paper's three MSPs).
+pub const DEFAULT_MAX_WIDTH: u8 = 3;
+/// Default `stretch`: minimal MSPs only.
+pub const DEFAULT_STRETCH: u8 = 0;
+/// Most MSPs a metapath may hold.
+pub const MAX_WIDTH: u8 = 32;
+
+/// Which of DRB's limits (§5), if any.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Limit {
+    /// The method itself.
+    #[default]
+    None,
+    /// Random routing: X uniform over the whole network, Y = B.
+    Random,
+}
+
+/// The `drb` spec.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DrbSpec {
+    pub tau: f64,
+    pub tolerance: f64,
+    pub max_size: u8,
+    pub max_width: u8,
+    pub supernode: SupernodeType,
+    pub ack: Acknowledgement,
+    /// `stretch`: the most hops a candidate MSP may add to the pair's
+    /// distance (`None`, spelt `any`: no cap). The paper has DRB "balance
+    /// Metapath bandwidth and lengthening" when it configures the
+    /// supernodes (§3) and sets it apart from random routing because "path
+    /// lengthening can be controlled" (§5), without saying how. routelab's
+    /// default, 0, keeps to minimal MSPs (X and Y on minimal routes from A
+    /// to B): a metapath then spreads a pair over other shortest routes
+    /// and never lengthens it. `docs/results.md` ("Minimal MSPs") measures
+    /// both readings.
+    pub stretch: Option<u8>,
+    /// `latency`: which latency a message carries back (eq. 3's reading).
+    pub latency: MspLatency,
+    pub limit: Limit,
+}
+
+/// Which of a message's latencies DRB's monitoring measures: eq. 3's
+/// Latency(MSP), "the transmission time plus the waiting time spent by one
+/// message ... on router's queues", which §3's monitoring accumulates "at
+/// each intermediate router" from the cycles the message is blocked.
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MspLatency {
+    /// `latency=network` (the default): head injection to tail delivery
+    /// ([`Feedback::network_latency`](crate::routing::Feedback::network_latency)),
+    /// the routers' queues and the transmission time only, as §3
+    /// accumulates it.
+    #[default]
+    Network,
+    /// `latency=total`: generation to tail delivery, the wait in the source
+    /// host's queue included
+    /// ([`Feedback::latency`](crate::routing::Feedback::latency)). Past
+    /// saturation that wait, the same for every MSP of the source,
+    /// dominates and hides which MSP is congested.
+    Total,
+}
+
+crate::spec_options::keyword_enum!(MspLatency);
+
+impl Default for DrbSpec {
+    fn default() -> Self {
+        DrbSpec {
+            tau: DEFAULT_TAU,
+            tolerance: DEFAULT_TOLERANCE,
+            max_size: DEFAULT_MAX_SIZE,
+            max_width: DEFAULT_MAX_WIDTH,
+            supernode: SupernodeType::Gravity,
+            ack: Acknowledgement::Packet,
+            stretch: Some(DEFAULT_STRETCH),
+            latency: MspLatency::Network,
+            limit: Limit::None,
+        }
+    }
+}
+
+impl DrbSpec {
+    /// Option keys `drb` takes.
+    pub const KEYS: &'static [&'static str] = &[
+        "tau",
+        "tolerance",
+        "max-size",
+        "max-width",
+        "supernode",
+        "ack",
+        "stretch",
+        "latency",
+        "limit",
+    ];
+
+    fn parse(parts: &[&str]) -> Result<DrbSpec, String> {
+        let d = DrbSpec::default();
+        let o = options("drb", parts, Self::KEYS)?;
+        let e = |e: crate::spec_options::OptionError| e.to_string();
+        let text = |k: &str, parse: &dyn Fn(&str) -> bool, accepted: &str| match o.get(k) {
+            Some(v) if !parse(v) => Err(format!("{k} `{v}`; accepted {accepted}")),
+            v => Ok(v),
+        };
+        let supernode = match text(
+            "supernode",
+            &|v| SupernodeType::parse(v).is_some(),
+            SupernodeType::ACCEPTED,
+        )? {
+            Some(v) => SupernodeType::parse(v).unwrap_or_default(),
+            None => d.supernode,
+        };
+        let ack = match text(
+            "ack",
+            &|v| v == "packet" || v == "delay",
+            Acknowledgement::ACCEPTED,
+        )? {
+            Some("delay") => Acknowledgement::Delay,
+            Some(_) => Acknowledgement::Packet,
+            None => d.ack,
+        };
+        let stretch = match text(
+            "stretch",
+            &|v| v == "any" || v.parse::<u8>().is_ok_and(|n| n <= 64),
+            "an integer 0..=64 or any",
+        )? {
+            Some("any") => None,
+            Some(v) => v.parse::<u8>().ok(),
+            None => d.stretch,
+        };
+        let limit = match text("limit", &|v| v == "random" || v == "none", "random, none")? {
+            Some("random") => Limit::Random,
+            _ => Limit::None,
+        };
+        Ok(DrbSpec {
+            tau: o.f64("tau", 0.0..=100.0).map_err(e)?.unwrap_or(d.tau),
+            tolerance: o
+                .f64("tolerance", 0.0..=1.0)
+                .map_err(e)?
+                .unwrap_or(d.tolerance),
+            max_size: o
+                .u32("max-size", 0..=64)
+                .map_err(e)?
+                .map_or(d.max_size, |v| v as u8),
+            max_width: o
+                .u32("max-width", 1..=MAX_WIDTH as u32)
+                .map_err(e)?
+                .map_or(d.max_width, |v| v as u8),
+            supernode,
+            ack,
+            stretch,
+            latency: o.keyword("latency").map_err(e)?.unwrap_or(d.latency),
+            limit,
+        })
+    }
+
+    /// Step classes the spec's routes need: one per possible non-null step.
+    pub fn classes(&self) -> u8 {
+        match self.limit {
+            Limit::Random => 2,
+            Limit::None if self.max_size == 0 => 1,
+            Limit::None => 3,
+        }
+    }
+}
+
+impl RoutingBuild for DrbSpec {
+    fn canonical(&self) -> String {
+        let d = DrbSpec::default();
+        let mut s = String::from("drb");
+        if self.tau != d.tau {
+            s.push_str(&format!(":tau={}", self.tau));
+        }
+        if self.tolerance != d.tolerance {
+            s.push_str(&format!(":tolerance={}", self.tolerance));
+        }
+        if self.max_size != d.max_size {
+            s.push_str(&format!(":max-size={}", self.max_size));
+        }
+        if self.max_width != d.max_width {
+            s.push_str(&format!(":max-width={}", self.max_width));
+        }
+        if self.supernode != d.supernode {
+            s.push_str(&format!(":supernode={}", self.supernode.as_str()));
+        }
+        if self.ack != d.ack {
+            s.push_str(&format!(":ack={}", self.ack.as_str()));
+        }
+        if self.stretch != d.stretch {
+            match self.stretch {
+                Some(x) => s.push_str(&format!(":stretch={x}")),
+                None => s.push_str(":stretch=any"),
+            }
+        }
+        if self.latency != d.latency {
+            s.push_str(&format!(":latency={}", self.latency.as_str()));
+        }
+        if self.limit == Limit::Random {
+            s.push_str(":limit=random");
+        }
+        s
+    }
+    fn applies_to(&self, net: &Network) -> Result<(), String> {
+        match net.shape() {
+            Shape::Cube { .. } | Shape::Hypercube { .. } => Ok(()),
+            Shape::Midimew { .. } if self.supernode == SupernodeType::Subtopology => Err(format!(
+                "{} is not a cube: it has no subtopology supernodes (use supernode=gravity)",
+                net.spec()
+            )),
+            Shape::Midimew { .. } => Ok(()),
+            _ => Err(format!(
+                "{} has no minimal static routing for DRB's steps; DRB runs on tori, meshes, hypercubes and midimew",
+                net.spec()
+            )),
+        }
+    }
+    /// Step classes × dateline halves ([`steps`](super::steps)): the full
+    /// method needs 6 on tori and midimew (three steps, two dateline halves
+    /// each) and 3 on meshes and hypercubes; the random limit 4 and 2 (two
+    /// steps); the static limit 2 and 1. Packet acknowledgements add their
+    /// own class (the engine adds it: 2 on tori and midimew, 1 elsewhere).
+    fn min_vcs(&self, net: &Network) -> u8 {
+        let halves = match net.shape() {
+            Shape::Cube { wrap: true, .. } | Shape::Midimew { .. } => 2,
+            _ => 1,
+        };
+        self.classes() * halves
+    }
+    fn acknowledgement(&self) -> Acknowledgement {
+        self.ack
+    }
+    fn build(&self, net: &Network, vcs: u8) -> Result<Box<dyn Routing>, String> {
+        Ok(Box::new(Drb::new(net, *self, vcs)?))
+    }
+    /// DRB between its two limits (§5).
+    fn variants(&self, _net: &Network) -> Vec<String> {
+        vec![
+            "drb:max-size=0".into(),
+            self.canonical(),
+            "drb:limit=random".into(),
+        ]
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
