@@ -76,7 +76,7 @@ use super::{
     Acknowledgement, Candidates, Feedback, Hop, PacketInfo, RouteState, Routing, Source, Timing,
 };
 use crate::rng::{below, unit};
-use crate::topology::{Network, PortId, SwitchId};
+use crate::topology::{Network, PortId, Shape, SwitchId};
 use std::collections::HashSet;
 
 /// A candidate MSP's sort key: (Length, distance of X and Y from their
@@ -512,5 +512,90 @@ impl Routing for Drb {
         } else if before > 1 && after == 1 {
             self.counters.expanded -= 1;
         }
+    }
+}
+
+/// The registry's side of the `drb` spec ([`DrbSpec`]): its canonical
+/// spelling, where it applies, the VCs it needs and building [`Drb`]. It
+/// lives here, beside the routing it builds, so the spec module does not
+/// import this one.
+impl RoutingBuild for DrbSpec {
+    fn canonical(&self) -> String {
+        let d = DrbSpec::default();
+        let mut s = String::from("drb");
+        if self.tau != d.tau {
+            s.push_str(&format!(":tau={}", self.tau));
+        }
+        if self.tolerance != d.tolerance {
+            s.push_str(&format!(":tolerance={}", self.tolerance));
+        }
+        if self.max_size != d.max_size {
+            s.push_str(&format!(":max-size={}", self.max_size));
+        }
+        if self.max_width != d.max_width {
+            s.push_str(&format!(":max-width={}", self.max_width));
+        }
+        if self.supernode != d.supernode {
+            s.push_str(&format!(":supernode={}", self.supernode.as_str()));
+        }
+        if self.ack != d.ack {
+            s.push_str(&format!(":ack={}", self.ack.as_str()));
+        }
+        if self.stretch != d.stretch {
+            match self.stretch {
+                Some(x) => s.push_str(&format!(":stretch={x}")),
+                None => s.push_str(":stretch=any"),
+            }
+        }
+        if self.latency != d.latency {
+            s.push_str(&format!(":latency={}", self.latency.as_str()));
+        }
+        if self.limit == Limit::Random {
+            s.push_str(":limit=random");
+        }
+        s
+    }
+    fn applies_to(&self, net: &Network) -> Result<(), String> {
+        match net.shape() {
+            Shape::Cube { .. } | Shape::Hypercube { .. } => Ok(()),
+            Shape::Midimew { .. } if self.supernode == SupernodeType::Subtopology => Err(format!(
+                "{} is not a cube: it has no subtopology supernodes (use supernode=gravity)",
+                net.spec()
+            )),
+            Shape::Midimew { .. } => Ok(()),
+            _ => Err(format!(
+                "{} has no minimal static routing for DRB's steps; DRB runs on tori, meshes, hypercubes and midimew",
+                net.spec()
+            )),
+        }
+    }
+    /// Step classes × dateline halves ([`steps`]): the full
+    /// method needs 6 on tori and midimew (three steps, two dateline halves
+    /// each) and 3 on meshes and hypercubes; the random limit 4 and 2 (two
+    /// steps); the static limit 2 and 1. Packet acknowledgements add their
+    /// own class (the engine adds it: 2 on tori and midimew, 1 elsewhere).
+    fn min_vcs(&self, net: &Network) -> u8 {
+        let halves = match net.shape() {
+            Shape::Cube { wrap: true, .. } | Shape::Midimew { .. } => 2,
+            _ => 1,
+        };
+        self.classes() * halves
+    }
+    fn acknowledgement(&self) -> Acknowledgement {
+        self.ack
+    }
+    fn build(&self, net: &Network, vcs: u8) -> Result<Box<dyn Routing>, String> {
+        Ok(Box::new(Drb::new(net, *self, vcs)?))
+    }
+    /// DRB between its two limits (§5).
+    fn variants(&self, _net: &Network) -> Vec<String> {
+        vec![
+            "drb:max-size=0".into(),
+            self.canonical(),
+            "drb:limit=random".into(),
+        ]
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
