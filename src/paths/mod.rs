@@ -29,7 +29,8 @@
 //! `error` and `search` (the shared vocabulary) import no sibling;
 //! `updown_tables` → `legal` → `pathset` → `load`, `simple`, `balance`,
 //! `tables`; `anneal` and `genetic` use those; `select` dispatches to all of
-//! them; `spec` sits on top. This file only declares and re-exports.
+//! them; `spec` sits on top, and `memo` (tables kept for reuse) above it.
+//! This file only declares and re-exports.
 
 mod anneal;
 mod balance;
@@ -37,6 +38,7 @@ mod error;
 mod genetic;
 pub mod legal;
 mod load;
+pub mod memo;
 mod pathset;
 mod search;
 mod select;

@@ -86,6 +86,10 @@ impl RouteTables {
             hops,
         }
     }
+    /// Bytes the tables hold on the heap (their routes and offsets).
+    pub fn heap_bytes(&self) -> usize {
+        self.hops.len() * std::mem::size_of::<Hop>() + self.first.len() * 4
+    }
     pub fn num_switches(&self) -> usize {
         self.n
     }

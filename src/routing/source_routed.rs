@@ -50,7 +50,9 @@ impl RoutingBuild for PathsSpec {
         1
     }
     fn build(&self, net: &Network, vcs: u8) -> Result<Box<dyn Routing>, String> {
-        let tables = self.tables(net, vcs).map_err(|e| e.to_string())?;
+        // Kept tables when the same were selected before (a sweep's loads,
+        // the CLI's check before the run): selection takes seconds.
+        let tables = crate::paths::memo::tables(self, net, vcs).map_err(|e| e.to_string())?;
         Ok(Box::new(SourceRouted::new(self.to_string(), &tables, vcs)))
     }
     /// Every selection algorithm on the same legal paths.
