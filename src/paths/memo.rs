@@ -9,7 +9,7 @@
 //! any runs, once to run it). [`tables`] keeps the most recent tables and
 //! hands out the same ones for the same (spec, VCs, network).
 //!
-//! The key is the spec's canonical spelling, the VCs and the network's
+//! The key is the spec itself (every option), the VCs and the network's
 //! whole wiring (every channel's two ends), so a `file:` topology edited
 //! between two builds is selected again. At most [`KEEP`] tables, and no
 //! more than [`BUDGET_BYTES`] of them beyond the newest, stay; the newest
@@ -33,7 +33,7 @@ pub const BUDGET_BYTES: usize = 128 << 20;
 type Cell = Arc<OnceLock<Result<Arc<RouteTables>, PathError>>>;
 
 struct Entry {
-    spec: String,
+    spec: PathsSpec,
     vcs: u8,
     switches: usize,
     channels: Vec<Channel>,
@@ -41,9 +41,9 @@ struct Entry {
 }
 
 impl Entry {
-    fn is(&self, spec: &str, vcs: u8, net: &Network) -> bool {
+    fn is(&self, spec: &PathsSpec, vcs: u8, net: &Network) -> bool {
         self.vcs == vcs
-            && self.spec == spec
+            && self.spec == *spec
             && self.switches == net.num_switches()
             && self.channels == net.channels()
     }
@@ -70,11 +70,11 @@ impl Memo {
     /// The cell for (`spec`, `vcs`, `net`), moved to the front (a new,
     /// empty one when there is none); older cells beyond [`KEEP`] or the
     /// budget are dropped.
-    fn cell(&mut self, spec: String, vcs: u8, net: &Network) -> Cell {
-        let entry = match self.entries.iter().position(|e| e.is(&spec, vcs, net)) {
+    fn cell(&mut self, spec: &PathsSpec, vcs: u8, net: &Network) -> Cell {
+        let entry = match self.entries.iter().position(|e| e.is(spec, vcs, net)) {
             Some(i) => self.entries.remove(i),
             None => Entry {
-                spec,
+                spec: spec.clone(),
                 vcs,
                 switches: net.num_switches(),
                 channels: net.channels().to_vec(),
@@ -108,7 +108,7 @@ pub fn tables(spec: &PathsSpec, net: &Network, vcs: u8) -> Result<Arc<RouteTable
     let cell = MEMO
         .lock()
         .unwrap_or_else(|p| p.into_inner())
-        .cell(spec.to_string(), vcs, net);
+        .cell(spec, vcs, net);
     cell.get_or_init(|| spec.tables(net, vcs).map(Arc::new))
         .clone()
 }
@@ -126,15 +126,16 @@ mod tests {
         let net = Network::from_spec("irregular:8:seed=1").unwrap();
         let other = Network::from_spec("irregular:8:seed=2").unwrap();
         let mut m = Memo::new();
-        let a = m.cell("paths:updown-dfs:maxcp".into(), 1, &net);
-        let again = m.cell("paths:updown-dfs:maxcp".into(), 1, &net);
+        let a = m.cell(&spec("updown-dfs:maxcp"), 1, &net);
+        let again = m.cell(&spec("updown-dfs:maxcp"), 1, &net);
         assert!(Arc::ptr_eq(&a, &again), "a second build reuses the first");
         for (s, vcs, n) in [
-            ("paths:updown-dfs:maxcp", 2, &net),
-            ("paths:updown-dfs:hpcf", 1, &net),
-            ("paths:updown-dfs:maxcp", 1, &other),
+            ("updown-dfs:maxcp", 2, &net),
+            ("updown-dfs:hpcf", 1, &net),
+            ("updown-dfs:maxcp:cap=8", 1, &net),
+            ("updown-dfs:maxcp", 1, &other),
         ] {
-            let c = m.cell(s.into(), vcs, n);
+            let c = m.cell(&spec(s), vcs, n);
             assert!(!Arc::ptr_eq(&a, &c), "{s} vcs {vcs}: built again");
         }
     }
@@ -143,15 +144,15 @@ mod tests {
     fn at_most_keep_cells_stay_the_newest_first() {
         let net = Network::from_spec("irregular:8:seed=1").unwrap();
         let mut m = Memo::new();
-        let first = m.cell("s0".into(), 1, &net);
+        let first = m.cell(&spec("updown-dfs:sa:seed=100"), 1, &net);
         for k in 1..=KEEP {
-            m.cell(format!("s{k}"), 1, &net);
+            m.cell(&spec(&format!("updown-dfs:sa:seed={}", 100 + k)), 1, &net);
         }
         assert_eq!(m.entries.len(), KEEP);
-        let back = m.cell("s0".into(), 1, &net);
+        let back = m.cell(&spec("updown-dfs:sa:seed=100"), 1, &net);
         assert!(!Arc::ptr_eq(&first, &back), "the oldest was dropped");
         // Touching an entry makes it the newest.
-        let s2 = m.cell("s2".into(), 1, &net);
+        let s2 = m.cell(&spec("updown-dfs:sa:seed=102"), 1, &net);
         assert!(Arc::ptr_eq(&m.entries[0].cell, &s2));
     }
 
