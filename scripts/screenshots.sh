@@ -1,9 +1,71 @@
 #!/usr/bin/env bash
-# Screenshots of presenter mode and of the first step of every guided tour,
-# at 1280x800, into docs/screenshots/ (release web build in headless
-# Chromium). Run scripts/web-setup.sh once first.
+# Screenshots of what users see, into docs/screenshots/: every preset at
+# 1280x800, the DRB hot spot and the tornado at 1400x900, presenter mode
+# at 1920x1080 on the presets a talk uses, and the first step of every
+# guided tour. The desktop app runs under Xvfb (Mesa's software renderer)
+# and saves each PNG itself (`routelab app FILE --screenshot PNG`) once the
+# warm-up and a few thousand measured cycles have run, so every picture
+# shows measurements, not a grey warm-up.
+#
+#     bash scripts/screenshots.sh            # everything (about 10 minutes)
+#     bash scripts/screenshots.sh drb        # only the files matching `drb`
+#
+# It installs xvfb and the Mesa GL drivers with apt when they are missing.
+# For the browser's own screenshots see scripts/web-screenshots.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$HOME/.cargo/bin:$PATH"
-trunk build --release=true index.html
-node tests/web/screenshots.mjs dist docs/screenshots
+FILTER="${1:-}"
+OUT=docs/screenshots
+mkdir -p "$OUT"
+
+if ! command -v xvfb-run >/dev/null || ! ldconfig -p | grep -q libGL.so.1; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb libgl1 libgl1-mesa-dri libegl1 >/dev/null
+fi
+cargo build --release --bin routelab --quiet
+BIN=target/release/routelab
+# A fresh settings folder: no remembered theme or colouring leaks in.
+export XDG_DATA_HOME="$(mktemp -d)"
+trap 'rm -rf "$XDG_DATA_HOME"' EXIT
+
+# shot FILE PNG WxH CYCLES [app flags...]
+shot() {
+    local file="$1" png="$2" size="$3" after="$4"
+    shift 4
+    if [ -n "$FILTER" ] && [[ "$file $png" != *"$FILTER"* ]]; then
+        return
+    fi
+    echo "  $png"
+    timeout 600 xvfb-run -a -s "-screen 0 1920x1080x24" \
+        "$BIN" app "$file" --window "$size" --screenshot "$OUT/$png" --screenshot-after "$after" "$@" \
+        >/dev/null 2>"$OUT/.log" || { cat "$OUT/.log" >&2; echo "failed: $png" >&2; exit 1; }
+    rm -f "$OUT/.log"
+}
+
+echo "== every preset at 1280x800"
+for f in assets/scenarios/*.json; do
+    name=$(basename "$f" .json)
+    case "$name" in
+        fattree16*) after=200 ;;
+        fattree*) after=400 ;;
+        torus16* | drb-torus16* | drb-hypercube8*) after=1500 ;;
+        *) after=3000 ;;
+    esac
+    shot "$f" "preset-$name.png" 1280x800 "$after"
+done
+
+echo "== 1400x900"
+shot assets/scenarios/drb-torus8-hotspot.json stage-1400-drb-hotspot.png 1400x900 3000
+shot assets/scenarios/torus-dor-tornado.json stage-1400-tornado.png 1400x900 3000
+
+echo "== presenter mode at 1920x1080"
+for name in torus-dor-tornado drb-torus8-hotspot oblivious-c-torus8-tornado fattree-greedy paths-irregular-16; do
+    case "$name" in fattree*) after=400 ;; *) after=3000 ;; esac
+    shot "assets/scenarios/$name.json" "presenter-$name.png" 1920x1080 "$after" --presenter
+done
+
+echo "== the first step of every tour at 1280x800"
+for f in assets/tours/*.json; do
+    shot "$f" "tour-$(basename "$f" .json).png" 1280x800 0
+done
+echo "wrote $OUT"

@@ -11,6 +11,14 @@ fn main() -> std::process::ExitCode {
         Err(e) => return parse_error(e),
     };
     match cli.command {
+        #[cfg(feature = "gui")]
+        Some(routelab::cli::Command::App(args)) => match args.startup() {
+            Ok(startup) => run_gui(startup),
+            Err(e) => {
+                eprintln!("error: {}", e.message());
+                e.exit_code()
+            }
+        },
         Some(cmd) => match run(cmd) {
             Ok(()) => std::process::ExitCode::SUCCESS,
             Err(e) => {
@@ -18,6 +26,9 @@ fn main() -> std::process::ExitCode {
                 e.exit_code()
             }
         },
+        #[cfg(feature = "gui")]
+        None => run_gui(Default::default()),
+        #[cfg(not(feature = "gui"))]
         None => run_gui(),
     }
 }
@@ -51,12 +62,21 @@ fn parse_error(e: clap::Error) -> std::process::ExitCode {
 
 /// No subcommand with the GUI built in: open the app.
 #[cfg(all(not(target_arch = "wasm32"), feature = "gui"))]
-fn run_gui() -> std::process::ExitCode {
+fn run_gui(startup: routelab::cli::Startup) -> std::process::ExitCode {
+    // A tour or demo that does not parse is refused before a window opens.
+    if let Err(e) = routelab::app::RoutelabApp::check_startup(&startup) {
+        eprintln!("error: {e}");
+        return std::process::ExitCode::from(2);
+    }
     let options = eframe::NativeOptions {
         viewport: eframe::egui::ViewportBuilder::default()
             .with_title("routelab")
             .with_app_id("routelab")
-            .with_inner_size([1400.0, 880.0])
+            .with_inner_size(
+                startup
+                    .window
+                    .map_or([1400.0, 880.0], |(w, h)| [w as f32, h as f32]),
+            )
             .with_min_inner_size([800.0, 500.0]),
         ..Default::default()
     };
@@ -64,9 +84,9 @@ fn run_gui() -> std::process::ExitCode {
         "routelab",
         options,
         Box::new(|cc| {
-            Ok(Box::new(routelab::app::RoutelabApp::from_creation_context(
-                cc,
-            )))
+            let mut app = routelab::app::RoutelabApp::from_creation_context(cc);
+            app.apply_startup(startup);
+            Ok(Box::new(app))
         }),
     );
     match result {
@@ -83,6 +103,10 @@ fn run_gui() -> std::process::ExitCode {
 #[cfg(all(not(target_arch = "wasm32"), not(feature = "gui")))]
 fn run_gui() -> std::process::ExitCode {
     use clap::CommandFactory;
+    eprintln!(
+        "routelab: this build has no GUI (built with --no-default-features); \
+         `cargo run --release` builds and opens the app. The command line:\n"
+    );
     let _ = routelab::cli::Cli::command().print_help();
     std::process::ExitCode::SUCCESS
 }

@@ -24,6 +24,15 @@ fn every_preset_loads_and_runs() {
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         sim.run_for(200)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // The preset's contrast (the app's C key) builds on its network.
+        if let Some(c) = &s.compare_with {
+            routelab::scenario::Scenario {
+                routing: c.clone(),
+                ..s.clone()
+            }
+            .build()
+            .unwrap_or_else(|e| panic!("{}: compare_with `{c}`: {e}", path.display()));
+        }
         count += 1;
     }
     assert!(count >= 9, "only {count} presets");

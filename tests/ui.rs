@@ -485,15 +485,14 @@ fn balancer_and_compare_picks_follow_the_network() {
     h.state_mut().push(AppCommand::LoadPreset(i));
     h.run_steps(2);
     let topology = h.state().session.scenario.topology.clone();
-    let choices = routelab::app::scenario_panel::routing_choices(
-        &topology,
-        h.state().session.scenario.switch_model,
-    );
-    assert!(!choices.iter().any(|c| c.starts_with("dor")), "{choices:?}");
-    assert!(
-        choices.contains(&h.state().settings.swap_routing),
-        "{} offered on {topology}",
-        h.state().settings.swap_routing
+    let net = h.state().session.sim.network().clone();
+    let order = routelab::app::swap_order::swap_order(&h.state().session.scenario, &net);
+    assert!(!order.iter().any(|c| c.starts_with("dor")), "{order:?}");
+    // The Balancer box shows run A's routing.
+    assert_eq!(
+        h.state().settings.swap_routing,
+        h.state().session.sim.routing_name(),
+        "on {topology}"
     );
     // Swapping to it works on this network.
     h.get_by_label("Swap balancer").click();

@@ -8,6 +8,7 @@ impl RoutelabApp {
     /// Rebuild with `s`; on failure show why and change nothing. Returns
     /// whether it was applied.
     pub(super) fn apply_scenario(&mut self, s: Scenario, what: &str) -> bool {
+        let s = presets::retitle(s, &self.presets);
         match Session::new(s.clone()) {
             Ok(mut session) => {
                 if let Some(r) = self.session.compare_routing.clone()
@@ -25,13 +26,13 @@ impl RoutelabApp {
                 // apply to this network: keep their picks among them.
                 let choices = scenario_panel::routing_choices(&s.topology, s.switch_model);
                 let other = choices.iter().find(|c| **c != s.routing).cloned();
-                for pick in [&mut self.settings.swap_routing, &mut self.compare_pick] {
-                    if !choices.contains(pick)
-                        && let Some(o) = &other
-                    {
-                        *pick = o.clone();
-                    }
+                if !choices.contains(&self.compare_pick)
+                    && let Some(o) = &other
+                {
+                    self.compare_pick = o.clone();
                 }
+                // The Balancer box shows run A's routing.
+                self.settings.swap_routing = self.session.sim.routing_name();
                 // The scenario as built: its routing under its one name.
                 self.draft = self.session.scenario.clone();
                 self.settings.scenario = self.session.scenario.clone();
@@ -49,6 +50,27 @@ impl RoutelabApp {
                 false
             }
         }
+    }
+
+    /// After a preset (or a tour step's preset) is loaded: no comparison,
+    /// no notice of the last scenario, no colouring that does not apply,
+    /// only the panels of the preset's paper, the network in view and no
+    /// sweep of another scenario.
+    pub(super) fn start_clean(&mut self, source: &str) {
+        self.message = None;
+        self.settings.compare_routing = None;
+        if !self.settings.metric.available(&self.session.sim) {
+            self.settings.metric = Metric::Utilization;
+        }
+        self.oblivious.open = source.starts_with(presets::OBLIVIOUS_PREFIX);
+        if !source.starts_with("paths-") {
+            self.path_selection.open = false;
+        }
+        self.central_view = CentralView::Network;
+        self.sweep.cancel();
+        self.sweep = SweepRunner::Idle;
+        self.show_sweep_plot = false;
+        self.playback.run_until = None;
     }
 
     /// Apply a scenario file's contents; a bad file shows why and changes
@@ -112,15 +134,30 @@ impl RoutelabApp {
             AppCommand::LoadPreset(i) => {
                 if let Some(p) = self.presets.get(i) {
                     let s = p.scenario.clone();
+                    let source = p.source.clone();
                     let name = s.name.clone();
-                    let oblivious = p.source.starts_with(presets::OBLIVIOUS_PREFIX);
-                    if self.apply_scenario(s, &format!("Preset \"{name}\"")) && oblivious {
-                        self.oblivious.open = true;
+                    // A preset starts clean: nothing of the last one's
+                    // comparison, notices, colouring or panels stays.
+                    let compare = self.session.compare_routing.take();
+                    self.session.compare = None;
+                    if self.apply_scenario(s, &format!("Preset \"{name}\"")) {
+                        self.start_clean(&source);
+                    } else if let Some(r) = compare {
+                        let _ = self.session.set_compare(Some(r));
                     }
                 }
             }
             AppCommand::SwapRouting { spec, on_compare } => {
                 match self.session.swap_routing(&spec, on_compare) {
+                    Ok(()) if !on_compare => {
+                        // The Balancer box shows what run A runs now.
+                        self.settings.swap_routing = self.session.sim.routing_name();
+                        self.info(format!(
+                            "Swapped the balancer to {} at cycle {}",
+                            self.settings.swap_routing,
+                            self.session.now()
+                        ))
+                    }
                     Ok(()) => self.info(format!(
                         "Swapped {} to {spec} at cycle {}",
                         if on_compare { "run B" } else { "the balancer" },
@@ -165,7 +202,7 @@ impl RoutelabApp {
                     self.error(format!("The tour did not start: {e}"));
                 }
             }
-            AppCommand::Tour(b) => self.tour_button(b),
+            AppCommand::Tour(b) => self.tour_button(b, ctx),
             AppCommand::RecordDemo => self.toggle_demo_recording(ctx),
             AppCommand::SaveScenario => {
                 let json = self.session.scenario.to_json();
@@ -254,9 +291,10 @@ impl RoutelabApp {
         };
         self.screenshot_pending = false;
         let img = match self.view_rect {
-            Some(r) => img.region(&r, Some(ctx.pixels_per_point())),
-            None => (*img).clone(),
+            Some(r) if !self.whole_window_png => img.region(&r, Some(ctx.pixels_per_point())),
+            _ => (*img).clone(),
         };
+        let closing = std::mem::take(&mut self.whole_window_png);
         #[cfg(not(target_arch = "wasm32"))]
         let chosen = self.png_path.take();
         let result = export::png_bytes(img.size[0] as u32, img.size[1] as u32, img.as_raw())
@@ -271,6 +309,40 @@ impl RoutelabApp {
             Ok(m) => self.info(m),
             Err(e) => self.error(format!("PNG export failed: {e}")),
         }
+        // `routelab app --screenshot`: done, close the window.
+        #[cfg(not(target_arch = "wasm32"))]
+        if closing && self.auto_screenshot.is_some() {
+            if let Some(Message {
+                is_error: true,
+                text,
+            }) = &self.message
+            {
+                eprintln!("error: {text}");
+            }
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+    }
+
+    /// `routelab app --screenshot`: once the warm-up and the cycles asked
+    /// for have run, take a PNG of the whole window.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(super) fn auto_screenshot_frame(&mut self, ctx: &egui::Context) {
+        let Some((path, after, asked)) = &mut self.auto_screenshot else {
+            return;
+        };
+        let due = self.session.sim.measure().warmup.saturating_add(*after);
+        // Done: the cycles ran, the run failed, or (a tour's paused first
+        // step) nothing plays and the window has settled.
+        let ready = self.session.now() >= due
+            || self.session.failure().is_some()
+            || (!self.playback.playing && ctx.cumulative_pass_nr() > 60);
+        if *asked || !ready {
+            return;
+        }
+        *asked = true;
+        self.png_path = Some(path.clone());
+        self.whole_window_png = true;
+        self.push(AppCommand::ExportPng);
     }
 
     pub(super) fn keyboard(&mut self, ctx: &egui::Context) {

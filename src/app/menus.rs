@@ -1,6 +1,7 @@
 //! The top of the window: the menu bar (file, presets, view, help) and the
 //! playback toolbar.
 
+use super::swap_order;
 use super::*;
 
 impl RoutelabApp {
@@ -287,24 +288,51 @@ impl RoutelabApp {
         }
         ui.separator();
         ui.label("Balancer:");
-        let choices = scenario_panel::routing_choices(
-            &self.session.scenario.topology,
-            self.session.scenario.switch_model,
-        );
-        scenario_panel::spec_field(
-            ui,
-            "swap_pick",
-            &mut self.settings.swap_routing,
-            &choices,
-            "Routing to swap to while running; packets already injected finish with their routing",
-        );
-        if ui
-            .button("Swap balancer")
-            .on_hover_text("Swap the running balancer now; the curves mark the moment")
-            .clicked()
+        // Shows run A's routing; picking another swaps it live. The list
+        // is B's order: each paper's contrast first, then the variants.
+        let current = self.session.sim.routing_name();
+        let order = self.swap_order();
+        let mut picked = None;
+        egui::ComboBox::from_id_salt("swap_pick")
+            .selected_text(egui::RichText::new(&current).monospace())
+            .width(180.0)
+            .show_ui(ui, |ui| {
+                for c in &order {
+                    if ui
+                        .selectable_label(swap_order::canonical(&current) == *c, c)
+                        .clicked()
+                    {
+                        picked = Some(c.clone());
+                    }
+                }
+                ui.separator();
+                ui.label("Another spec (Enter swaps):");
+                let r = ui.text_edit_singleline(&mut self.settings.swap_routing);
+                if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                    picked = Some(self.settings.swap_routing.clone());
+                }
+            })
+            .response
+            .on_hover_text(
+                "Run A's balancer. Pick another to swap it now (B steps through them); \
+                 packets already injected finish with their routing, and the curves mark the moment",
+            );
+        let next = swap_order::next_after(&self.swap_order(), &current);
+        if let Some(n) = &next
+            && ui
+                .button("Swap balancer")
+                .on_hover_text(format!(
+                    "Swap run A to the next routing, {n} (key B); the curves mark the moment"
+                ))
+                .clicked()
+        {
+            picked = Some(n.clone());
+        }
+        if let Some(spec) = picked
+            && swap_order::canonical(&spec) != swap_order::canonical(&current)
         {
             self.push(AppCommand::SwapRouting {
-                spec: self.settings.swap_routing.clone(),
+                spec,
                 on_compare: false,
             });
         }

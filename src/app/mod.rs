@@ -38,6 +38,9 @@ pub mod presets;
 pub mod scenario_panel;
 pub mod session;
 pub mod share;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod startup;
+pub mod swap_order;
 pub mod sweep;
 pub mod theme;
 pub mod tour;
@@ -176,6 +179,12 @@ pub struct RoutelabApp {
     /// (otherwise `routelab-view.png` in the working directory).
     #[cfg(not(target_arch = "wasm32"))]
     png_path: Option<std::path::PathBuf>,
+    /// `routelab app --screenshot`: the PNG to save of the whole window,
+    /// the cycles to measure first, and whether it was asked for.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) auto_screenshot: Option<(std::path::PathBuf, u64, bool)>,
+    /// The next PNG export takes the whole window, not the view.
+    whole_window_png: bool,
     /// Milliseconds the last frame spent in the app (eframe's measure).
     pub frame_cpu_ms: Option<f32>,
     /// A run towards a digest a link asked for (`&digest`).
@@ -196,6 +205,26 @@ pub struct RoutelabApp {
     pub demo: Option<tour::demo::DemoState>,
     /// The last demo recorded (what was saved).
     pub last_demo: Option<tour::demo::Demo>,
+    /// What the curves drew in the last frame (tests check the screen).
+    pub plot_reports: Vec<plots::PlotReport>,
+    /// Which right-hand panels were open last frame (path selection,
+    /// oblivious, DRB).
+    right_panels: [bool; 3],
+    /// Where each run's network view was drawn in the last frame, and the
+    /// top of its colour range.
+    pub view_reports: Vec<ViewReport>,
+}
+
+/// One run's network view as drawn (tests check the screen with it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ViewReport {
+    /// 0 for run A, 1 for run B.
+    pub run: usize,
+    /// The view's rectangle on screen.
+    pub rect: egui::Rect,
+    /// The top of the colour range: shared by the runs when comparing
+    /// (None: the view's own largest value).
+    pub colour_max: Option<f64>,
 }
 
 /// What the central view shows above the curves.
@@ -276,6 +305,9 @@ impl RoutelabApp {
             file_dialogs: Default::default(),
             #[cfg(not(target_arch = "wasm32"))]
             png_path: None,
+            #[cfg(not(target_arch = "wasm32"))]
+            auto_screenshot: None,
+            whole_window_png: false,
             frame_cpu_ms: None,
             digest_run: None,
             drb: Default::default(),
@@ -286,6 +318,9 @@ impl RoutelabApp {
             presenter: Default::default(),
             demo: None,
             last_demo: None,
+            plot_reports: Vec::new(),
+            right_panels: [false; 3],
+            view_reports: Vec::new(),
             settings,
         };
         if let Some(r) = app.settings.compare_routing.clone()
@@ -380,7 +415,8 @@ impl RoutelabApp {
         self.finish_screenshot(&ctx);
 
         // Advance the simulation and the sweep.
-        let plan = self.playback.plan(self.session.now());
+        let warmup = self.session.sim.measure().warmup;
+        let plan = self.playback.plan(self.session.now(), warmup);
         self.session.run(plan);
         if self.session.failure().is_some() {
             self.playback.playing = false;
@@ -398,13 +434,11 @@ impl RoutelabApp {
 
         self.top_ui(ui);
         self.status_ui(ui);
+        self.one_right_panel(drb_runs);
         // Presenter mode gives the side panels' room to the views.
         let panels = !self.presenter.on;
         if panels {
             self.left_ui(ui);
-        }
-        if panels && self.selected.is_some() {
-            self.details_panel_ui(ui);
         }
         if panels && self.path_selection.open {
             // Opened: show the chosen algorithm's result at once.
@@ -428,6 +462,8 @@ impl RoutelabApp {
         self.tour_frame(&ctx);
         self.demo_frame(&ctx);
 
+        #[cfg(not(target_arch = "wasm32"))]
+        self.auto_screenshot_frame(&ctx);
         self.apply_commands(&ctx);
         #[cfg(target_arch = "wasm32")]
         self.publish();
@@ -439,9 +475,42 @@ impl RoutelabApp {
             || self.path_selection.is_running()
             || self.screenshot_pending
             || digesting
+            || self.tour.is_some()
         {
             ctx.request_repaint();
         }
+    }
+
+    /// At most one right-hand panel (path selection, oblivious analysis,
+    /// DRB) at a time: the one opened last stays, the others close, so
+    /// the central view never collapses between them (the stage issue:
+    /// with three open, titles overprinted and colour-bar numbers
+    /// overlapped).
+    fn one_right_panel(&mut self, drb_runs: bool) {
+        let now = [
+            self.path_selection.open,
+            self.oblivious.open,
+            drb_runs && !self.drb.hidden,
+        ];
+        let opened: Vec<usize> = (0..3)
+            .filter(|&i| now[i] && !self.right_panels[i])
+            .collect();
+        if let Some(&keep) = opened.last() {
+            if keep != 0 {
+                self.path_selection.open = false;
+            }
+            if keep != 1 {
+                self.oblivious.open = false;
+            }
+            if keep != 2 && drb_runs {
+                self.drb.hidden = true;
+            }
+        }
+        self.right_panels = [
+            self.path_selection.open,
+            self.oblivious.open,
+            drb_runs && !self.drb.hidden,
+        ];
     }
 
     /// Start a run of the applied scenario towards its digest
@@ -479,11 +548,19 @@ impl RoutelabApp {
         if self.published_json.is_empty() || !self.published_json.contains(&s.topology) {
             self.published_json = serde_json::to_string(s).unwrap_or_default();
         }
+        let first_latency = self
+            .session
+            .sim
+            .stats()
+            .windows()
+            .first()
+            .map(|w| w.avg_latency);
         web::publish(
             &title,
             &self.published_json,
             self.session.now(),
             self.frame_cpu_ms,
+            first_latency,
         );
     }
 }

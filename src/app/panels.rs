@@ -2,6 +2,7 @@
 //! and path-selection panels, the status bar, the details of the selected
 //! switch or channel, and the network views with their curves.
 
+use super::swap_order;
 use super::*;
 
 /// The widest a side panel may grow (content such as a long description
@@ -34,6 +35,18 @@ impl RoutelabApp {
                             }
                         });
                         ui.separator();
+                        let net = self.session.sim.network();
+                        let compare = self.session.compare.as_ref().and_then(|b| {
+                            let (_, v) = b.routing_channel_values()?;
+                            Some((
+                                b.routing_name(),
+                                v.iter()
+                                    .take(net.num_network_channels())
+                                    .map(|x| *x as u32)
+                                    .collect(),
+                            ))
+                        });
+                        self.path_selection.compare_crossing = compare;
                         self.path_selection.ui(
                             ui,
                             &self.session.scenario,
@@ -117,7 +130,8 @@ impl RoutelabApp {
                     // Zeros during the warm-up would read as "nothing gets
                     // through"; say what is happening instead.
                     ui.monospace(format!(
-                        "Warming up: cycle {} of {} · latency and throughput are measured after it",
+                        "Warming up{}: cycle {} of {} · latency and throughput are measured after it",
+                        if self.playback.playing { " at full speed" } else { "" },
                         s.now(),
                         s.scenario.warmup
                     ))
@@ -194,6 +208,7 @@ impl RoutelabApp {
                 tour::overlay::mark(ui, "controls");
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     ui.add_space(4.0);
+                    self.details_ui(ui);
                     // The scenario's name goes inside, wrapped: a long
                     // name in the header would not wrap and would push the
                     // panel's content past its right edge.
@@ -201,6 +216,19 @@ impl RoutelabApp {
                         .id_salt("scenario_section")
                         .default_open(true)
                         .show(ui, |ui| {
+                            // The Routing field is what Apply and Reset
+                            // build; say what run A runs after a live swap.
+                            let swaps = self.session.sim.swaps();
+                            if swaps.len() > 1 {
+                                let (at, now) = &swaps[swaps.len() - 1];
+                                ui.label(
+                                    egui::RichText::new(format!(
+                                        "Run A runs {now} now (swapped live at cycle {at}); \
+                                         the Routing field below is what Apply and Reset build"
+                                    ))
+                                    .color(self.settings.theme.info()),
+                                );
+                            }
                             scenario_panel::scenario_ui(
                                 ui,
                                 &mut self.draft,
@@ -258,16 +286,19 @@ impl RoutelabApp {
                 self.push(AppCommand::SetCompare(None));
             }
         });
-        if self.session.compare.is_some()
-            && ui
-                .button("Swap B's balancer")
-                .on_hover_text("Swap run B to the routing in the toolbar's balancer field")
-                .clicked()
-        {
-            self.push(AppCommand::SwapRouting {
-                spec: self.settings.swap_routing.clone(),
-                on_compare: true,
-            });
+        if let Some(b) = &self.session.compare {
+            let next = swap_order::next_after(&self.swap_order(), &b.routing_name());
+            if let Some(spec) = next
+                && ui
+                    .button(format!("Swap B to {spec}"))
+                    .on_hover_text("Swap run B live to the next routing in B's order; its curves mark the moment")
+                    .clicked()
+            {
+                self.push(AppCommand::SwapRouting {
+                    spec,
+                    on_compare: true,
+                });
+            }
         }
     }
 
@@ -331,36 +362,39 @@ impl RoutelabApp {
         }
     }
 
-    pub(super) fn details_panel_ui(&mut self, ui: &mut egui::Ui) {
-        egui::Panel::right("details")
-            .resizable(true)
-            .default_size(260.0)
-            .max_size(side_panel_max(ui))
-            .show(ui, |ui| {
-                tour::overlay::mark(ui, "details");
-                ui.horizontal(|ui| {
-                    ui.label(egui::RichText::new("Selection").strong());
-                    if ui
-                        .small_button("Close")
-                        .on_hover_text("Clear the selection")
-                        .clicked()
-                    {
-                        self.selected = None;
-                    }
-                });
-                ui.separator();
-                if let Some(sel) = self.selected {
-                    egui::ScrollArea::vertical().show(ui, |ui| {
-                        for (label, sim) in self.runs() {
-                            if self.session.compare.is_some() {
-                                ui.label(egui::RichText::new(label).strong());
-                            }
-                            network_view::details_ui(ui, sim, sel, self.settings.theme);
-                            ui.separator();
-                        }
-                    });
+    /// The selected switch's or channel's details, at the top of the
+    /// left panel: the panel's width does not change, so selecting never
+    /// moves the network under the pointer (the stage issue: a right-hand
+    /// panel that opened on the first click shifted the view, and the
+    /// second click landed on another switch).
+    pub(super) fn details_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(sel) = self.selected else { return };
+        let r = ui.scope(|ui| {
+            ui.horizontal(|ui| {
+                ui.label(egui::RichText::new("Selection").strong());
+                if ui
+                    .small_button("Close")
+                    .on_hover_text("Clear the selection")
+                    .clicked()
+                {
+                    self.selected = None;
                 }
             });
+            // Wide details (a row of VC buffers) scroll sideways rather
+            // than widen the panel.
+            egui::ScrollArea::horizontal()
+                .id_salt("details_scroll")
+                .show(ui, |ui| {
+                    for (label, sim) in self.runs() {
+                        if self.session.compare.is_some() {
+                            ui.label(egui::RichText::new(label).strong());
+                        }
+                        network_view::details_ui(ui, sim, sel, self.settings.theme);
+                    }
+                });
+        });
+        tour::overlay::mark_rect(ui.ctx(), "details", r.response.rect);
+        ui.separator();
     }
 
     pub(super) fn runs(&self) -> Vec<(String, &crate::sim::Simulation)> {
@@ -376,8 +410,33 @@ impl RoutelabApp {
 
     pub(super) fn central_ui(&mut self, ui: &mut egui::Ui) {
         egui::CentralPanel::default().show(ui, |ui| {
-            let total = ui.available_height();
-            let view_h = (total * 0.58).max(160.0);
+            // Normal: the views above, the curves below. Presenter mode
+            // gives the room to both side by side: the views 62 % of the
+            // width at full height, the curves stacked beside them (the
+            // stage issue: at 1920x1080 the network was 240 px wide and
+            // the plots 50-70 px tall).
+            let full = ui.available_rect_before_wrap();
+            let (views_rect, curves_rect) = if self.presenter.on {
+                let split = full.left() + (full.width() * 0.62).round();
+                (
+                    egui::Rect::from_min_max(full.min, egui::pos2(split, full.max.y)),
+                    egui::Rect::from_min_max(egui::pos2(split + 8.0, full.min.y), full.max),
+                )
+            } else {
+                let view_h = (full.height() * 0.58).max(160.0);
+                (
+                    egui::Rect::from_min_size(full.min, egui::vec2(full.width(), view_h)),
+                    egui::Rect::from_min_max(
+                        egui::pos2(full.min.x, full.min.y + view_h + 4.0),
+                        full.max,
+                    ),
+                )
+            };
+            ui.allocate_rect(full, egui::Sense::hover());
+            let mut views_ui = ui.new_child(egui::UiBuilder::new().max_rect(views_rect));
+            let mut curves_ui = ui.new_child(egui::UiBuilder::new().max_rect(curves_rect));
+            let ui = &mut views_ui;
+            let view_h = views_rect.height();
             let theme = self.settings.theme;
             let metric = self.settings.metric;
             let mut selected = self.selected;
@@ -392,7 +451,14 @@ impl RoutelabApp {
                 v
             };
             let mut view_rect = None;
-            let heatmap = self.path_selection.heatmap(self.session.sim.network());
+            let mut view_reports = Vec::new();
+            // Comparing, both runs show their own crossing paths (the
+            // metric) on one scale; the panel's heatmap is run A's alone.
+            let heatmap = if self.session.compare.is_some() {
+                None
+            } else {
+                self.path_selection.heatmap(self.session.sim.network())
+            };
             ui.horizontal(|ui| {
                 ui.selectable_value(&mut self.central_view, CentralView::Network, "Network")
                     .on_hover_text("The network, channels coloured by the View menu's metric");
@@ -435,22 +501,51 @@ impl RoutelabApp {
                         );
                         view_rect = Some(r);
                     }
+                    // Every run's colouring first, so that runs side by
+                    // side share one colour range (the stage issue: each
+                    // had its own, so equal colours meant different loads).
+                    let colourings: Vec<network_view::Colouring> = runs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (_, sim))| {
+                            let shared =
+                                analysis.as_ref().and_then(|v| v.runs.as_ref()?.get(i));
+                            match (&heatmap, i, shared) {
+                                (_, _, Some(c)) => c.clone(),
+                                (Some((what, values)), 0, _) => network_view::Colouring {
+                                    label: what.clone(),
+                                    unit: "paths".into(),
+                                    values: values.clone(),
+                                },
+                                _ => network_view::Colouring::of(metric, sim),
+                            }
+                        })
+                        .collect();
+                    let shared_max = (colourings.len() > 1
+                        && colourings.windows(2).all(|w| w[0].unit == w[1].unit))
+                    .then(|| {
+                        colourings
+                            .iter()
+                            .zip(&runs)
+                            .flat_map(|(c, (_, sim))| {
+                                c.values.iter().take(sim.network().num_network_channels())
+                            })
+                            .copied()
+                            .filter(|v| v.is_finite())
+                            .fold(0.0f64, f64::max)
+                    })
+                    .filter(|m| *m > 0.0);
                     for (i, (col, (label, sim))) in cols.zip(&runs).enumerate() {
                         let title = format!("{} · {}", sim.network().spec(), label);
-                        let shared = analysis.as_ref().and_then(|v| v.runs.as_ref()?.get(i));
-                        let colouring = match (&heatmap, i, shared) {
-                            (_, _, Some(c)) => c.clone(),
-                            (Some((what, values)), 0, _) => network_view::Colouring {
-                                label: what.clone(),
-                                unit: "paths".into(),
-                                values: values.clone(),
-                            },
-                            _ => network_view::Colouring::of(metric, sim),
-                        };
+                        let colouring = colourings[i].clone();
                         let mut overlay = analysis
                             .as_ref()
                             .map(|v| v.runs_overlay.clone())
                             .unwrap_or_default();
+                        if overlay.scale_max.is_none() {
+                            overlay.scale_max = shared_max;
+                        }
+                        let colour_max = overlay.scale_max;
                         // Up*/down*'s root, which the presets talk about.
                         if let Some(root) =
                             network_view::updown_root(&sim.routing_name(), sim.network().spec())
@@ -477,11 +572,16 @@ impl RoutelabApp {
                             );
                         }
                         view_rect = Some(view_rect.map_or(r, |v: egui::Rect| v.union(r)));
+                        view_reports.push(ViewReport {
+                            run: i,
+                            rect: r,
+                            colour_max,
+                        });
                     }
                 });
             });
             }
-            ui.separator();
+            let ui = &mut curves_ui;
             let has_sweep = !self.sweep.progress().points.is_empty() || self.sweep.is_running();
             if has_sweep {
                 ui.horizontal(|ui| {
@@ -490,17 +590,21 @@ impl RoutelabApp {
                 });
             }
             tour::overlay::mark(ui, "curves");
-            if has_sweep && self.show_sweep_plot {
-                plots::sweep_curves_ui(ui, &self.sweep.progress().points, theme);
+            self.plot_reports = if has_sweep && self.show_sweep_plot {
+                plots::sweep_curves_ui(ui, &self.sweep.progress().points, theme)
             } else {
-                let named: Vec<(&str, &crate::sim::Simulation)> =
-                    runs.iter().map(|(l, s)| (l.as_str(), *s)).collect();
-                plots::live_curves_ui(ui, &named, theme);
-            }
+                let named: Vec<(&str, &crate::sim::Simulation)> = runs
+                    .iter()
+                    .zip(["A", "B"])
+                    .map(|((_, s), name)| (name, *s))
+                    .collect();
+                plots::live_curves_ui(ui, &named, theme)
+            };
             if let Some(r) = view_rect {
                 tour::overlay::mark_rect(ui.ctx(), "network", r);
             }
             self.view_rect = view_rect;
+            self.view_reports = view_reports;
             self.selected = selected;
         });
     }

@@ -160,9 +160,14 @@ impl Playback {
         }
     }
 
-    /// How many cycles to run this frame, with the simulation at `now`.
-    /// Consumes pending steps; pauses when a run-until target is reached.
-    pub fn plan(&mut self, now: u64) -> FramePlan {
+    /// How many cycles to run this frame, with the simulation at `now`
+    /// and its warm-up ending at cycle `warmup`. Consumes pending steps;
+    /// pauses when a run-until target is reached. While playing inside the
+    /// warm-up it runs as fast as the frame budget allows, up to the
+    /// warm-up's end, and then at the chosen speed (the stage issue: a
+    /// 20 000-cycle warm-up at 10 cycles per frame was a minute of grey
+    /// network before the first number).
+    pub fn plan(&mut self, now: u64, warmup: u64) -> FramePlan {
         if let Some(target) = self.run_until
             && now >= target
         {
@@ -183,6 +188,7 @@ impl Playback {
             };
         }
         let (mut cycles, budget_ms) = match self.speed {
+            _ if now < warmup => (warmup - now, FAST_BUDGET_MS),
             Speed::CyclesPerFrame(n) => (n as u64, FIXED_BUDGET_MS),
             Speed::AsFastAsPossible => (u64::MAX, FAST_BUDGET_MS),
         };
@@ -200,7 +206,7 @@ mod tests {
     #[test]
     fn paused_runs_nothing() {
         let mut p = Playback::default();
-        assert_eq!(p.plan(0).cycles, 0);
+        assert_eq!(p.plan(0, 0).cycles, 0);
     }
 
     #[test]
@@ -208,10 +214,10 @@ mod tests {
         let mut p = Playback::default();
         p.apply(PlaybackCommand::SetSpeed(Speed::CyclesPerFrame(20)));
         p.apply(PlaybackCommand::Play);
-        assert_eq!(p.plan(0).cycles, 20);
+        assert_eq!(p.plan(0, 0).cycles, 20);
         p.apply(PlaybackCommand::TogglePlay);
         assert!(!p.playing);
-        assert_eq!(p.plan(20).cycles, 0);
+        assert_eq!(p.plan(20, 0).cycles, 0);
     }
 
     #[test]
@@ -220,11 +226,11 @@ mod tests {
         p.apply(PlaybackCommand::Play);
         p.apply(PlaybackCommand::Step(7));
         assert!(!p.playing);
-        assert_eq!(p.plan(0).cycles, 7);
-        assert_eq!(p.plan(7).cycles, 0);
+        assert_eq!(p.plan(0, 0).cycles, 7);
+        assert_eq!(p.plan(7, 0).cycles, 0);
         p.apply(PlaybackCommand::Step(1));
         p.apply(PlaybackCommand::Step(1));
-        assert_eq!(p.plan(7).cycles, 2);
+        assert_eq!(p.plan(7, 0).cycles, 2);
     }
 
     #[test]
@@ -232,9 +238,9 @@ mod tests {
         let mut p = Playback::default();
         p.apply(PlaybackCommand::SetSpeed(Speed::CyclesPerFrame(50)));
         p.apply(PlaybackCommand::RunUntil(120));
-        assert_eq!(p.plan(0).cycles, 50);
-        assert_eq!(p.plan(100).cycles, 20);
-        assert_eq!(p.plan(120).cycles, 0);
+        assert_eq!(p.plan(0, 0).cycles, 50);
+        assert_eq!(p.plan(100, 0).cycles, 20);
+        assert_eq!(p.plan(120, 0).cycles, 0);
         assert!(!p.playing);
         assert_eq!(p.run_until, None);
     }
@@ -246,7 +252,24 @@ mod tests {
         p.apply(PlaybackCommand::Step(3));
         p.apply(PlaybackCommand::Reset);
         assert!(p.reset_requested && !p.playing);
-        assert_eq!(p.plan(0).cycles, 0);
+        assert_eq!(p.plan(0, 0).cycles, 0);
+    }
+
+    /// Inside the warm-up playing runs flat out to its end, then drops to
+    /// the chosen speed.
+    #[test]
+    fn the_warm_up_runs_at_full_speed() {
+        let mut p = Playback::default();
+        p.apply(PlaybackCommand::SetSpeed(Speed::CyclesPerFrame(10)));
+        p.apply(PlaybackCommand::Play);
+        let plan = p.plan(0, 20_000);
+        assert_eq!(plan.cycles, 20_000);
+        assert_eq!(plan.budget_ms, FAST_BUDGET_MS);
+        assert_eq!(p.plan(19_990, 20_000).cycles, 10);
+        assert_eq!(p.plan(20_000, 20_000).cycles, 10);
+        // A step stays a step.
+        p.apply(PlaybackCommand::Step(1));
+        assert_eq!(p.plan(5, 20_000).cycles, 1);
     }
 
     #[test]
@@ -254,7 +277,7 @@ mod tests {
         let mut p = Playback::default();
         p.apply(PlaybackCommand::SetSpeed(Speed::AsFastAsPossible));
         p.apply(PlaybackCommand::Play);
-        let plan = p.plan(0);
+        let plan = p.plan(0, 0);
         assert_eq!(plan.cycles, u64::MAX);
         assert_eq!(plan.budget_ms, FAST_BUDGET_MS);
         assert_eq!(Speed::AsFastAsPossible.nudged(1), Speed::AsFastAsPossible);

@@ -4,43 +4,72 @@
 use super::sweep::SweepPoint;
 use super::theme::Theme;
 use crate::sim::Simulation;
-use egui_plot::{GridInput, GridMark, Legend, Line, LineStyle, Plot, PlotPoints, Points, VLine};
+use egui_plot::{
+    AxisHints, GridInput, GridMark, HoverPosition, Line, LineStyle, Plot, PlotPoint, PlotPoints,
+    Points, Text, VLine,
+};
 
-/// Grid lines and tick labels at 1, 2 and 5 times a power of ten.
-/// egui_plot's default spacer steps by powers of ten only, so a short plot
-/// of latencies near 50 labels nothing but `0` (its steps of 10 are too
-/// close to label, its steps of 100 leave only 0 in view); with 1-2-5 steps
-/// it labels 0, 20, 40 (the classroom issue's "every axis labelled with its
-/// ticks"). Three step sizes, as egui_plot draws three line strengths.
-pub(crate) fn nice_grid(input: GridInput) -> Vec<GridMark> {
+/// Tick labels need this much room between them (points): egui_plot
+/// labels a mark only when its step is wider than the axis's label spacing
+/// (60 points on x, 20 on y by default; [`axis_hints`] sets 11 on y so a
+/// 60-point plot still shows three numbers).
+const X_LABEL_POINTS: f64 = 64.0;
+const Y_LABEL_POINTS: f64 = 11.0;
+
+/// Grid lines and tick labels at 1, 2 and 5 times a power of ten, on x.
+pub fn x_grid(input: GridInput) -> Vec<GridMark> {
+    nice_grid_labelled(input, X_LABEL_POINTS)
+}
+
+/// The same on y.
+pub fn y_grid(input: GridInput) -> Vec<GridMark> {
+    nice_grid_labelled(input, Y_LABEL_POINTS)
+}
+
+/// [`nice_grid_labelled`] for an axis whose labels need 60 points.
+pub fn nice_grid(input: GridInput) -> Vec<GridMark> {
+    nice_grid_labelled(input, X_LABEL_POINTS)
+}
+
+/// Grid lines at 1, 2 and 5 times a power of ten, in three strengths: the
+/// finest step at least `input.base_step_size` (egui_plot's 8 points), the
+/// strongest the smallest 1-2-5 step at least `label_points` wide, so that
+/// it is labelled at any span and height (the stage issue: the x axis had
+/// no numbers at spans near 3 380 or 19 000 cycles when the three steps
+/// nested too closely, 50/100/200, and none was wide enough to label), and
+/// one between. Each step a multiple of the one below, so labels read 0,
+/// 20, 40, never 40 beside 50.
+pub fn nice_grid_labelled(input: GridInput, label_points: f64) -> Vec<GridMark> {
     let (lo, hi) = input.bounds;
     let base = input.base_step_size;
     if !(base.is_finite() && base > 0.0 && lo.is_finite() && hi.is_finite() && hi > lo) {
         return Vec::new();
     }
-    // The 1-2-5 sequence from the smallest step at least `base`; each of
-    // the three steps a multiple of the one before (10, 20, 100: labels at
-    // 0, 20, 40, never 40 beside 50).
-    let mut decade = 10f64.powi(base.log10().floor() as i32);
-    let mut steps: Vec<f64> = Vec::with_capacity(3);
+    // egui_plot's base step spans 8 points.
+    let per_point = base / 8.0;
+    // The 1-2-5 steps from the smallest at least `base`.
+    let ladder = |from: f64| {
+        let mut decade = 10f64.powi(from.log10().floor() as i32);
+        std::iter::from_fn(move || {
+            let out = [1.0, 2.0, 5.0].map(|m| m * decade);
+            decade *= 10.0;
+            Some(out)
+        })
+        .flatten()
+        .filter(move |s| *s >= from * (1.0 - 1e-9))
+    };
     let divides = |a: f64, b: f64| ((b / a).round() * a - b).abs() < a * 1e-9;
-    'find: loop {
-        for m in [1.0, 2.0, 5.0] {
-            let s = m * decade;
-            let fits = match steps.last() {
-                None => s >= base * (1.0 - 1e-9),
-                Some(&prev) => s > prev && divides(prev, s),
-            };
-            if fits {
-                steps.push(s);
-                if steps.len() == 3 {
-                    break 'find;
-                }
-            }
-        }
-        decade *= 10.0;
-    }
-    let (fine, mid, coarse) = (steps[0], steps[1], steps[2]);
+    let fine = ladder(base).next().unwrap_or(base);
+    // The labelled step: wide enough, and a multiple of the fine one.
+    let coarse = ladder((label_points * per_point).max(fine))
+        .find(|s| divides(fine, *s))
+        .unwrap_or(fine);
+    // One step between, when one nests.
+    let mid = ladder(fine)
+        .take_while(|s| *s < coarse)
+        .filter(|s| *s > fine && divides(fine, *s) && divides(*s, coarse))
+        .last()
+        .unwrap_or(fine);
     // Too many marks would mean a degenerate range; egui_plot's own limit.
     if (hi - lo) / fine > 10_000.0 {
         return Vec::new();
@@ -63,214 +92,404 @@ pub(crate) fn nice_grid(input: GridInput) -> Vec<GridMark> {
         .collect()
 }
 
-/// Latency and throughput over time for each run (`(label, sim)`); for
-/// time-slice runs, latency and success rate.
-pub fn live_curves_ui(ui: &mut egui::Ui, runs: &[(&str, &Simulation)], theme: Theme) {
+/// A tick label: whole numbers without a fraction, thousands as `k` from
+/// 10 000 on (so `100k` fits between ticks), fractions with the digits
+/// the step needs.
+pub fn tick_label(mark: GridMark) -> String {
+    let v = mark.value;
+    let step = mark.step_size;
+    if step >= 1000.0 && v.abs() >= 10_000.0 && (v / 1000.0).fract() == 0.0 {
+        return format!("{}k", (v / 1000.0) as i64);
+    }
+    if step >= 1.0 {
+        return format!("{}", v.round() as i64);
+    }
+    let digits = (-step.log10().floor()).clamp(0.0, 6.0) as usize;
+    format!("{v:.digits$}")
+}
+
+/// Below this height (points) a plot drops its axis labels (the units go
+/// into its title, [`plot_title`]) so that its data keeps room for three
+/// numbered ticks on y: a 60-point plot with an x-axis label had 26 points
+/// of data, room for 0 and 50 only.
+pub const SHORT_PLOT: f32 = 120.0;
+
+/// The axes of every routelab plot: `x_unit` and `y_unit` as axis labels
+/// (none on a short plot), numbered ticks that fit, tick labels in a small
+/// font so a short plot shows three.
+pub fn axis_hints<'a>(x_unit: &str, y_unit: &str, short: bool) -> (AxisHints<'a>, AxisHints<'a>) {
+    let tick_font = egui::FontId::proportional(if short { 9.5 } else { 11.0 });
+    let x = AxisHints::new_x()
+        .label(if short { "" } else { x_unit })
+        .formatter(|m, _| tick_label(m))
+        .tick_label_font(tick_font.clone())
+        .label_spacing(egui::Rangef::new(
+            X_LABEL_POINTS as f32 - 4.0,
+            X_LABEL_POINTS as f32 + 10.0,
+        ));
+    let y = AxisHints::new_y()
+        .label(if short { "" } else { y_unit })
+        .formatter(|m, _| tick_label(m))
+        .label_spacing(egui::Rangef::new(
+            Y_LABEL_POINTS as f32 - 1.0,
+            Y_LABEL_POINTS as f32 + 8.0,
+        ))
+        .tick_label_font(tick_font);
+    (x, y)
+}
+
+/// A plot's title with its units when the plot is too short to label its
+/// axes ([`SHORT_PLOT`]).
+pub fn plot_title(title: &str, x_unit: &str, y_unit: &str, height: f32) -> String {
+    if height < SHORT_PLOT {
+        format!("{title} ({y_unit}) by {x_unit}")
+    } else {
+        title.to_string()
+    }
+}
+
+/// A plot with routelab's axes and grid: `x_unit` and `y_unit` on the
+/// axes, no legend of egui_plot's (each view draws its own outside the
+/// data), no scrolling.
+pub fn plot<'a>(id: &str, x_unit: &str, y_unit: &str, height: f32) -> Plot<'a> {
+    let (x, y) = axis_hints(x_unit, y_unit, height < SHORT_PLOT);
+    Plot::new(id)
+        .x_grid_spacer(x_grid)
+        .y_grid_spacer(y_grid)
+        .custom_x_axes(vec![x])
+        .custom_y_axes(vec![y])
+        .height(height)
+        .allow_scroll(false)
+}
+
+/// What a plot drew, for the tests that check the screen tells the story
+/// (where the data is, where the legend is, where the swaps are marked).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlotReport {
+    pub id: String,
+    /// The data area on screen.
+    pub data_rect: egui::Rect,
+    /// The whole plot widget (axes included).
+    pub rect: egui::Rect,
+    /// The x range shown.
+    pub x_range: [f64; 2],
+    /// The legend's entries and where they are on screen.
+    pub legend: Vec<(String, egui::Rect)>,
+    /// Swap markers: run index, cycle, routing swapped to.
+    pub markers: Vec<(usize, u64, String)>,
+}
+
+/// One run's routing over time: (from cycle, routing).
+fn segments(sim: &Simulation) -> &[(u64, String)] {
+    sim.swaps()
+}
+
+/// The routing run `sim` ran at `cycle`.
+fn routing_at(sim: &Simulation, cycle: f64) -> String {
+    segments(sim)
+        .iter()
+        .rev()
+        .find(|(c, _)| (*c as f64) <= cycle)
+        .or(segments(sim).first())
+        .map(|(_, r)| r.clone())
+        .unwrap_or_else(|| sim.routing_name())
+}
+
+/// A run's legend entry: its name and the routing it ran, first to last
+/// (one entry, however many swaps).
+pub fn run_label(run: &str, sim: &Simulation) -> String {
+    let seg = segments(sim);
+    match seg {
+        [] => format!("{run}: {}", sim.routing_name()),
+        [(_, only)] => format!("{run}: {only}"),
+        [(_, first), (_, last)] => format!("{run}: {first}, now {last}"),
+        [(_, first), .., (_, last)] => {
+            format!("{run}: {first}, now {last} ({} swaps)", seg.len() - 1)
+        }
+    }
+}
+
+/// Draw a row of legend entries (a line sample and a label each) above a
+/// plot, outside its data; returns each entry's rectangle.
+pub fn legend_row(
+    ui: &mut egui::Ui,
+    entries: &[(String, egui::Color32, bool)],
+) -> Vec<(String, egui::Rect)> {
+    let mut out = Vec::new();
+    ui.horizontal_wrapped(|ui| {
+        for (label, color, dashed) in entries {
+            let r = ui
+                .horizontal(|ui| {
+                    let (rect, _) =
+                        ui.allocate_exact_size(egui::vec2(22.0, 12.0), egui::Sense::hover());
+                    let y = rect.center().y;
+                    let stroke = egui::Stroke::new(2.5, *color);
+                    if *dashed {
+                        for k in 0..3 {
+                            let x = rect.left() + k as f32 * 8.0;
+                            ui.painter()
+                                .line_segment([egui::pos2(x, y), egui::pos2(x + 5.0, y)], stroke);
+                        }
+                    } else {
+                        ui.painter().line_segment(
+                            [egui::pos2(rect.left(), y), egui::pos2(rect.right(), y)],
+                            stroke,
+                        );
+                    }
+                    ui.label(egui::RichText::new(label.as_str()).small());
+                })
+                .response
+                .rect;
+            out.push((label.clone(), r));
+            ui.add_space(10.0);
+        }
+    });
+    out
+}
+
+/// Latency and throughput over time for each run (`(name, sim)`, name
+/// `A` or `B`); for time-slice runs, latency and success rate.
+///
+/// Each run is one series per plot whatever was swapped; a swap is a
+/// vertical marker on every plot at its cycle, labelled with the routing
+/// swapped to, and hovering a curve names the routing that ran then. The
+/// legend names runs (and the offered load) in a row above the plots, so
+/// it never covers data and never grows with swaps.
+pub fn live_curves_ui(
+    ui: &mut egui::Ui,
+    runs: &[(&str, &Simulation)],
+    theme: Theme,
+) -> Vec<PlotReport> {
     if runs.iter().all(|(_, s)| s.stats().windows().is_empty()) {
         // Nothing measured yet: say what to do rather than draw empty axes.
         ui.add_space(24.0);
         ui.vertical_centered(|ui| {
+            let warming = runs
+                .first()
+                .is_some_and(|(_, s)| s.now() > 0 && s.now() < s.measure().warmup);
             ui.label(
-                egui::RichText::new("No measurements yet")
-                    .strong()
-                    .size(16.0),
+                egui::RichText::new(if warming {
+                    "Warming up: no measurements yet"
+                } else {
+                    "No measurements yet"
+                })
+                .strong()
+                .size(16.0),
             );
             ui.label(if runs.iter().any(|(_, s)| s.deadlines().is_some()) {
                 "Press Play (Space) or Step: latency and success rate are drawn here \
                  for every window of slices the simulation completes."
             } else {
                 "Press Play (Space) or Step: latency and accepted throughput are drawn here \
-                 for every window of cycles the simulation completes."
+                 for every window of cycles the simulation completes after the warm-up."
             });
         });
-        return;
+        return Vec::new();
     }
-    if runs.iter().any(|(_, s)| s.deadlines().is_some()) {
-        slice_curves_ui(ui, runs, theme);
-        return;
+    let slices = runs.iter().any(|(_, s)| s.deadlines().is_some());
+    let mut entries: Vec<(String, egui::Color32, bool)> = runs
+        .iter()
+        .enumerate()
+        .map(|(i, (name, sim))| (run_label(name, sim), theme.series(i), i > 0))
+        .collect();
+    if !slices {
+        entries.push((
+            "offered load (A)".to_string(),
+            theme.series(0).gamma_multiply(0.45),
+            true,
+        ));
     }
-    let h = ((ui.available_height() - 8.0) / 2.0).max(80.0);
-    for (title, id, unit, value) in [
-        (
-            "Average latency (cycles)",
-            "latency",
-            "cycles",
-            (|w: &crate::sim::WindowSample| w.avg_latency) as fn(&_) -> f64,
-        ),
-        (
-            "Accepted throughput (flits/host/cycle)",
-            "accepted",
-            "flits/host/cycle",
-            |w: &crate::sim::WindowSample| w.accepted,
-        ),
-    ] {
-        ui.label(egui::RichText::new(title).small().strong());
-        Plot::new(id)
-            .y_grid_spacer(nice_grid)
-            .x_grid_spacer(nice_grid)
-            .y_axis_label(unit)
-            .height(h - 18.0)
-            .legend(Legend::default())
+    let legend = legend_row(ui, &entries);
+    type Value = fn(&crate::sim::WindowSample) -> f64;
+    let plots: [(&str, &str, &str, &str, Value); 2] = if slices {
+        [
+            ("Average latency", "slice_latency", "slice", "slices", |w| {
+                w.avg_latency
+            }),
+            (
+                "Success rate of the requests begun in each window",
+                "slice_success",
+                "begin slice",
+                "%",
+                |w| w.avg_latency,
+            ),
+        ]
+    } else {
+        [
+            ("Average latency", "latency", "cycle", "cycles", |w| {
+                w.avg_latency
+            }),
+            (
+                "Accepted throughput",
+                "accepted",
+                "cycle",
+                "flits/host/cycle",
+                |w| w.accepted,
+            ),
+        ]
+    };
+    let h = ((ui.available_height() - 8.0) / 2.0).max(60.0);
+    let plot_h = (h - 18.0).max(60.0);
+    let mut reports = Vec::new();
+    for (title, id, x_unit, y_unit, value) in plots {
+        ui.label(
+            egui::RichText::new(plot_title(title, x_unit, y_unit, plot_h))
+                .small()
+                .strong(),
+        );
+        let mut markers = Vec::new();
+        let success = id == "slice_success";
+        let mut p = plot(id, x_unit, y_unit, plot_h)
             .include_y(0.0)
-            .allow_scroll(false)
-            .x_axis_label("cycle")
-            .show(ui, |plot| {
-                for (i, (label, sim)) in runs.iter().enumerate() {
-                    let color = theme.series(i);
-                    let pts: PlotPoints = sim
-                        .stats()
+            .label_formatter(|pos| hover_label(pos, runs, y_unit));
+        if success {
+            p = p.include_y(100.0);
+        }
+        let r = p.show(ui, |plot| {
+            let top = plot.plot_bounds().max()[1];
+            for (i, (name, sim)) in runs.iter().enumerate() {
+                let color = theme.series(i);
+                let pts: PlotPoints = if success {
+                    sim.deadlines()
+                        .map(|d| {
+                            d.windows()
+                                .iter()
+                                .filter(|w| w[1].is_finite())
+                                .map(|w| [w[0], 100.0 * w[1]])
+                                .collect()
+                        })
+                        .unwrap_or_default()
+                } else {
+                    sim.stats()
                         .windows()
                         .iter()
                         .map(|w| [w.cycle as f64, value(w)])
-                        .collect();
-                    // Run B dashed and drawn thinner on top, so A shows
-                    // through where the two coincide.
-                    let line = Line::new(label.to_string(), pts).color(color);
-                    plot.line(if i == 0 {
-                        line.width(2.5)
-                    } else {
-                        line.width(1.5).style(LineStyle::dashed_loose())
-                    });
-                    if id == "accepted" && i == 0 {
-                        let offered: PlotPoints = sim
-                            .stats()
-                            .windows()
-                            .iter()
-                            .map(|w| [w.cycle as f64, w.offered])
-                            .collect();
-                        plot.line(
-                            Line::new("offered", offered)
-                                .color(color.gamma_multiply(0.45))
-                                .style(LineStyle::dashed_dense()),
-                        );
-                    }
-                    for (cycle, name) in sim.swaps().iter().skip(1) {
-                        plot.vline(
-                            VLine::new(format!("{label}: swap to {name} @ {cycle}"), *cycle as f64)
-                                .color(color)
-                                .style(LineStyle::dotted_loose()),
-                        );
-                    }
-                }
-            });
-    }
-}
-
-/// Time-slice runs: average latency per window (slices) and the success
-/// rate of the requests begun in each window (known D slices later), with
-/// swaps marked.
-fn slice_curves_ui(ui: &mut egui::Ui, runs: &[(&str, &Simulation)], theme: Theme) {
-    let h = ((ui.available_height() - 8.0) / 2.0).max(80.0);
-    ui.label(
-        egui::RichText::new("Average latency (slices)")
-            .small()
-            .strong(),
-    );
-    Plot::new("slice_latency")
-        .y_grid_spacer(nice_grid)
-        .x_grid_spacer(nice_grid)
-        .y_axis_label("slices")
-        .height(h - 18.0)
-        .legend(Legend::default())
-        .include_y(0.0)
-        .allow_scroll(false)
-        .x_axis_label("slice")
-        .show(ui, |plot| {
-            for (i, (label, sim)) in runs.iter().enumerate() {
-                let pts: PlotPoints = sim
-                    .stats()
-                    .windows()
-                    .iter()
-                    .map(|w| [w.cycle as f64, w.avg_latency])
-                    .collect();
-                plot.line(
-                    Line::new(label.to_string(), pts)
-                        .color(theme.series(i))
-                        .width(1.5),
-                );
-                swaps(plot, label, sim, theme.series(i));
-            }
-        });
-    ui.label(
-        egui::RichText::new("Success rate (%) of the requests begun in each window")
-            .small()
-            .strong(),
-    );
-    Plot::new("slice_success")
-        .y_grid_spacer(nice_grid)
-        .x_grid_spacer(nice_grid)
-        .y_axis_label("%")
-        .height(h - 18.0)
-        .legend(Legend::default())
-        .include_y(0.0)
-        .include_y(100.0)
-        .allow_scroll(false)
-        .x_axis_label("begin slice")
-        .show(ui, |plot| {
-            for (i, (label, sim)) in runs.iter().enumerate() {
-                let Some(d) = sim.deadlines() else {
-                    continue;
+                        .collect()
                 };
-                let pts: PlotPoints = d
-                    .windows()
-                    .iter()
-                    .filter(|w| w[1].is_finite())
-                    .map(|w| [w[0], 100.0 * w[1]])
-                    .collect();
-                plot.line(
-                    Line::new(label.to_string(), pts)
-                        .color(theme.series(i))
-                        .width(1.5),
-                );
-                swaps(plot, label, sim, theme.series(i));
+                // Run B dashed and drawn thinner on top, so A shows
+                // through where the two coincide.
+                let line = Line::new(name.to_string(), pts).color(color);
+                plot.line(if i == 0 {
+                    line.width(2.5)
+                } else {
+                    line.width(1.5).style(LineStyle::dashed_loose())
+                });
+                if id == "accepted" && i == 0 {
+                    let offered: PlotPoints = sim
+                        .stats()
+                        .windows()
+                        .iter()
+                        .map(|w| [w.cycle as f64, w.offered])
+                        .collect();
+                    plot.line(
+                        Line::new("offered load (A)", offered)
+                            .color(color.gamma_multiply(0.45))
+                            .style(LineStyle::dashed_dense()),
+                    );
+                }
+                for (cycle, routing) in sim.swaps().iter().skip(1) {
+                    plot.vline(
+                        VLine::new(format!("{name}: swap to {routing}"), *cycle as f64)
+                            .color(color)
+                            .width(1.5)
+                            .style(LineStyle::dashed_dense()),
+                    );
+                    plot.text(
+                        Text::new(
+                            format!("{name} swap"),
+                            PlotPoint::new(*cycle as f64, top),
+                            egui::RichText::new(format!(" {routing}")).small().strong(),
+                        )
+                        .color(color)
+                        .anchor(egui::Align2::LEFT_TOP),
+                    );
+                    markers.push((i, *cycle, routing.clone()));
+                }
             }
         });
+        let b = r.transform.bounds();
+        reports.push(PlotReport {
+            id: id.to_string(),
+            data_rect: *r.transform.frame(),
+            rect: r.response.rect,
+            x_range: [b.min()[0], b.max()[0]],
+            legend: legend.clone(),
+            markers,
+        });
+    }
+    reports
 }
 
-fn swaps(plot: &mut egui_plot::PlotUi<'_>, label: &str, sim: &Simulation, color: egui::Color32) {
-    for (cycle, name) in sim.swaps().iter().skip(1) {
-        plot.vline(
-            VLine::new(format!("{label}: swap to {name} @ {cycle}"), *cycle as f64)
-                .color(color)
-                .style(LineStyle::dotted_loose()),
-        );
+/// The hover text of a live plot: the run, the routing it ran at that
+/// cycle, the cycle and the value.
+fn hover_label(
+    pos: &HoverPosition<'_>,
+    runs: &[(&str, &Simulation)],
+    y_unit: &str,
+) -> Option<String> {
+    match pos {
+        HoverPosition::NearDataPoint {
+            plot_name,
+            position,
+            ..
+        } => {
+            let run = runs.iter().find(|(name, _)| {
+                *plot_name == *name || plot_name.starts_with(&format!("{name}:"))
+            });
+            let routing = run.map(|(_, sim)| routing_at(sim, position.x));
+            Some(match routing {
+                Some(r) if !plot_name.contains("swap") => format!(
+                    "run {plot_name} · {r}\ncycle {:.0}\n{:.3} {y_unit}",
+                    position.x, position.y
+                ),
+                _ => format!("{plot_name}\ncycle {:.0}", position.x),
+            })
+        }
+        HoverPosition::Elsewhere { position } => Some(format!("cycle {:.0}", position.x)),
     }
 }
 
-/// Latency and accepted throughput against offered load.
-pub fn sweep_curves_ui(ui: &mut egui::Ui, points: &[SweepPoint], theme: Theme) {
+/// Latency and accepted throughput against offered load, one curve per
+/// routing, the legend in a row above the plots.
+pub fn sweep_curves_ui(ui: &mut egui::Ui, points: &[SweepPoint], theme: Theme) -> Vec<PlotReport> {
     let mut routings: Vec<&str> = Vec::new();
     for p in points {
         if !routings.contains(&p.routing.as_str()) {
             routings.push(&p.routing);
         }
     }
-    let h = ((ui.available_height() - 8.0) / 2.0).max(80.0);
+    let entries: Vec<(String, egui::Color32, bool)> = routings
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.to_string(), theme.series(i), false))
+        .collect();
+    let legend = legend_row(ui, &entries);
+    let h = ((ui.available_height() - 8.0) / 2.0).max(60.0);
+    let plot_h = (h - 18.0).max(60.0);
+    let x_unit = "offered load (flits/host/cycle)";
+    let mut reports = Vec::new();
     for (title, id, unit, f) in [
         (
-            "Average latency (cycles) vs offered load",
+            "Average latency vs offered load",
             "sweep_latency",
             "cycles",
             (|p: &SweepPoint| p.avg_latency) as fn(&SweepPoint) -> f64,
         ),
         (
-            "Accepted vs offered (flits/host/cycle)",
+            "Accepted vs offered load",
             "sweep_accepted",
             "flits/host/cycle",
             |p: &SweepPoint| p.accepted,
         ),
     ] {
-        ui.label(egui::RichText::new(title).small().strong());
-        Plot::new(id)
-            .y_grid_spacer(nice_grid)
-            .x_grid_spacer(nice_grid)
-            .y_axis_label(unit)
-            .height(h - 18.0)
-            .legend(Legend::default())
+        ui.label(
+            egui::RichText::new(plot_title(title, x_unit, unit, plot_h))
+                .small()
+                .strong(),
+        );
+        let r = plot(id, x_unit, unit, plot_h)
             .include_y(0.0)
             .include_x(0.0)
-            .allow_scroll(false)
-            .x_axis_label("offered load")
             .show(ui, |plot| {
                 for (i, r) in routings.iter().enumerate() {
                     let color = theme.series(i);
@@ -287,7 +506,17 @@ pub fn sweep_curves_ui(ui: &mut egui::Ui, points: &[SweepPoint], theme: Theme) {
                     );
                 }
             });
+        let b = r.transform.bounds();
+        reports.push(PlotReport {
+            id: id.to_string(),
+            data_rect: *r.transform.frame(),
+            rect: r.response.rect,
+            x_range: [b.min()[0], b.max()[0]],
+            legend: legend.clone(),
+            markers: Vec::new(),
+        });
     }
+    reports
 }
 
 #[cfg(test)]
@@ -301,22 +530,47 @@ mod tests {
         })
     }
 
-    /// A short latency plot (0..60 over about 80 points, base step 6):
-    /// marks every 10, the stronger (labelled) ones every 20, never only at
-    /// 0 as with powers of ten.
-    #[test]
-    fn a_short_plot_gets_labelled_ticks_above_zero() {
-        let m = marks(-2.0, 60.0, 6.0);
-        let values: Vec<f64> = m.iter().map(|g| g.value).collect();
-        assert_eq!(values, vec![0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0]);
+    /// The labelled (strongest) step is at least `points` wide, at any
+    /// span: the marks at it are the ones egui_plot numbers.
+    fn labelled(lo: f64, hi: f64, width_points: f64, points: f64) -> Vec<f64> {
+        let base = (hi - lo) / width_points * 8.0;
+        let m = nice_grid_labelled(
+            GridInput {
+                bounds: (lo, hi),
+                base_step_size: base,
+            },
+            points,
+        );
         let coarse = m.iter().map(|g| g.step_size).fold(0.0, f64::max);
-        assert_eq!(coarse, 100.0);
-        let mid: Vec<f64> = m
-            .iter()
-            .filter(|g| g.step_size >= 20.0)
+        assert!(
+            coarse / (hi - lo) * width_points >= points,
+            "{coarse} too narrow"
+        );
+        m.iter()
+            .filter(|g| g.step_size == coarse)
             .map(|g| g.value)
-            .collect();
-        assert_eq!(mid, vec![0.0, 20.0, 40.0, 60.0]);
+            .collect()
+    }
+
+    /// The stage issue's spans: 3 380, 5 100, 19 000, 25 900 and 100 000
+    /// cycles on a 500-point-wide plot each get at least three numbered
+    /// ticks (before, 3 380 cycles nested its steps as 50/100/200 and
+    /// numbered none).
+    #[test]
+    fn every_span_gets_three_numbered_ticks_on_x() {
+        for span in [3380.0, 5100.0, 19_000.0, 25_900.0, 100_000.0] {
+            let v = labelled(0.0, span, 500.0, X_LABEL_POINTS);
+            assert!(v.len() >= 3, "span {span}: {v:?}");
+        }
+    }
+
+    /// A short latency plot (0..60 over 40 points of data height) still
+    /// numbers three ticks on y.
+    #[test]
+    fn a_short_plot_gets_three_numbered_ticks_on_y() {
+        let v = labelled(-2.0, 60.0, 40.0, Y_LABEL_POINTS);
+        assert!(v.len() >= 3, "{v:?}");
+        assert_eq!(v[..3], [0.0, 20.0, 40.0]);
     }
 
     /// Each step size is a multiple of the one below it.
@@ -334,6 +588,15 @@ mod tests {
                 assert!((r - r.round()).abs() < 1e-9, "base {base}: {sizes:?}");
             }
         }
+    }
+
+    #[test]
+    fn tick_labels_are_short() {
+        let l = |value, step_size| tick_label(GridMark { value, step_size });
+        assert_eq!(l(100_000.0, 20_000.0), "100k");
+        assert_eq!(l(2000.0, 1000.0), "2000");
+        assert_eq!(l(0.25, 0.05), "0.25");
+        assert_eq!(l(40.0, 20.0), "40");
     }
 
     #[test]

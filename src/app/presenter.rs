@@ -9,7 +9,7 @@
 //! swaps the running balancer to the next routing that applies to the
 //! network, C starts or stops a comparison, F5 toggles presenter mode.
 
-use super::scenario_panel::routing_choices;
+use super::swap_order;
 use super::{AppCommand, RoutelabApp};
 use egui::{Color32, Key, Modifiers, Stroke};
 
@@ -17,11 +17,22 @@ use egui::{Color32, Key, Modifiers, Stroke};
 pub const ZOOM: f32 = 1.4;
 
 /// Presenter mode's state.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Presenter {
     pub on: bool,
     /// The mode the look was last set for (to apply changes once).
     applied: Option<bool>,
+    /// The look before presenter mode (both themes' styles and the app's
+    /// theme), put back exactly when it ends.
+    saved: Option<SavedLook>,
+}
+
+/// The look presenter mode replaced.
+#[derive(Clone, Debug)]
+struct SavedLook {
+    dark: std::sync::Arc<egui::Style>,
+    light: std::sync::Arc<egui::Style>,
+    theme: super::theme::Theme,
 }
 
 /// A key a presenter presses, and what it does.
@@ -90,54 +101,52 @@ impl RoutelabApp {
             }
         }
         if swap {
-            let spec = self.next_routing(&self.session.sim.routing_name());
-            if let Some(spec) = spec {
-                self.push(AppCommand::SwapRouting {
+            match self.next_routing(&self.session.sim.routing_name()) {
+                Some(spec) => self.push(AppCommand::SwapRouting {
                     spec,
                     on_compare: false,
-                });
+                }),
+                None => self.info(self.nothing_else_fits()),
             }
         }
         if compare {
             if self.session.compare.is_some() {
                 self.push(AppCommand::SetCompare(None));
             } else {
-                let remembered = self.settings.compare_routing.clone().filter(|r| {
-                    routing_choices(
-                        &self.session.scenario.topology,
-                        self.session.scenario.switch_model,
-                    )
-                    .contains(r)
-                });
-                let pick = remembered.or_else(|| self.next_routing(&self.session.scenario.routing));
-                if let Some(r) = pick {
-                    self.push(AppCommand::SetCompare(Some(r)));
+                // The preset's own contrast, else the next routing in the
+                // swap order after run A's.
+                let pick = self
+                    .session
+                    .scenario
+                    .compare_with
+                    .clone()
+                    .or_else(|| self.next_routing(&self.session.sim.routing_name()));
+                match pick {
+                    Some(r) => self.push(AppCommand::SetCompare(Some(r))),
+                    None => self.info(self.nothing_else_fits()),
                 }
             }
         }
     }
 
-    /// The routing after `current` among those that apply to the network.
+    /// The routings B steps through on this network ([`swap_order`]).
+    pub(super) fn swap_order(&self) -> Vec<String> {
+        swap_order::swap_order(&self.session.scenario, self.session.sim.network())
+    }
+
+    /// Why B or C found nothing: no other routing of the network's family
+    /// fits its virtual channels (DOR's presets have 2; RLB needs 8).
+    fn nothing_else_fits(&self) -> String {
+        format!(
+            "No other routing for this network fits its {} virtual channels: set Virtual channels \
+             (8 fit every torus routing) and Apply, or pick a preset that compares balancers",
+            self.session.scenario.vcs
+        )
+    }
+
+    /// The routing after `current` in the swap order.
     fn next_routing(&self, current: &str) -> Option<String> {
-        let choices = routing_choices(
-            &self.session.scenario.topology,
-            self.session.scenario.switch_model,
-        );
-        // Compared as specs: `dor` and `dor:tie=plus` (the name the built
-        // routing goes by) are one routing. `minimal` stands for another
-        // choice on every network, so B never picks it.
-        let canonical = |c: &str| {
-            c.parse::<crate::routing::RoutingSpec>()
-                .map_or_else(|_| c.to_string(), |s| s.to_string())
-        };
-        let now = canonical(current);
-        let n = choices.len();
-        let at = choices.iter().position(|c| canonical(c) == now);
-        let start = at.map_or(0, |i| i + 1);
-        (0..n)
-            .map(|k| &choices[(start + k) % n.max(1)])
-            .find(|c| canonical(c) != now && canonical(c) != "minimal")
-            .cloned()
+        swap_order::next_after(&self.swap_order(), current)
     }
 
     /// Make the look follow the mode (once per change).
@@ -147,6 +156,11 @@ impl RoutelabApp {
         }
         self.presenter.applied = Some(self.presenter.on);
         if self.presenter.on {
+            self.presenter.saved = Some(SavedLook {
+                dark: ctx.style_of(egui::Theme::Dark),
+                light: ctx.style_of(egui::Theme::Light),
+                theme: self.settings.theme,
+            });
             ctx.set_zoom_factor(ZOOM);
             self.settings.theme = super::theme::Theme::Dark;
             self.theme_applied = Some(self.settings.theme);
@@ -161,7 +175,14 @@ impl RoutelabApp {
             });
         } else {
             ctx.set_zoom_factor(1.0);
-            ctx.all_styles_mut(|s| s.visuals.override_text_color = None);
+            match self.presenter.saved.take() {
+                Some(saved) => {
+                    ctx.set_style_of(egui::Theme::Dark, saved.dark);
+                    ctx.set_style_of(egui::Theme::Light, saved.light);
+                    self.settings.theme = saved.theme;
+                }
+                None => ctx.all_styles_mut(|s| s.visuals.override_text_color = None),
+            }
             // The app's own theme is set again on the next frame.
             self.theme_applied = None;
         }

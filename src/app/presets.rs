@@ -252,6 +252,54 @@ pub fn all() -> (Vec<Preset>, Vec<String>) {
     (out, problems)
 }
 
+/// A scenario that carries a preset's name but differs from it in what it
+/// runs (a field edited in the scenario panel, a tour's `set`) is renamed
+/// "NAME (edited)" and its description says what changed, so the heading
+/// never describes another experiment (the stage issue: "Torus 8x8, DOR,
+/// tornado" over uniform traffic, also after a relaunch).
+pub fn retitle(mut s: Scenario, presets: &[Preset]) -> Scenario {
+    let base = s
+        .name
+        .strip_suffix(" (edited)")
+        .unwrap_or(&s.name)
+        .to_string();
+    let Some(p) = presets.iter().find(|p| p.scenario.name == base) else {
+        return s;
+    };
+    let (Ok(serde_json::Value::Object(a)), Ok(serde_json::Value::Object(b))) =
+        (serde_json::to_value(&s), serde_json::to_value(&p.scenario))
+    else {
+        return s;
+    };
+    let changed: Vec<String> = a
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "name" | "description" | "compare_with"))
+        .filter(|(k, v)| b.get(*k) != Some(*v))
+        .map(|(k, v)| match b.get(k) {
+            Some(old) => format!("{k} {} (was {})", short(v), short(old)),
+            None => format!("{k} {}", short(v)),
+        })
+        .collect();
+    if changed.is_empty() {
+        // Edited back to the preset: its own title again.
+        s.name = p.scenario.name.clone();
+        s.description = p.scenario.description.clone();
+        return s;
+    }
+    s.name = format!("{} (edited)", p.scenario.name);
+    s.description = format!("Edited from the preset: {}.", changed.join(", "));
+    s.compare_with = None;
+    s
+}
+
+/// A JSON value as one short phrase (strings without quotes).
+fn short(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(t) => t.clone(),
+        other => other.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

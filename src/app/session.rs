@@ -201,12 +201,12 @@ mod tests {
         let mut s = Session::new(small()).unwrap();
         let mut p = Playback::default();
         p.apply(PlaybackCommand::Step(5));
-        let plan = p.plan(s.now());
+        let plan = p.plan(s.now(), 0);
         s.run(plan);
         assert_eq!(s.now(), 5);
         p.apply(PlaybackCommand::RunUntil(40));
         for _ in 0..100 {
-            let plan = p.plan(s.now());
+            let plan = p.plan(s.now(), 0);
             s.run(plan);
         }
         assert_eq!(s.now(), 40);

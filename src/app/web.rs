@@ -41,7 +41,13 @@ pub fn href() -> String {
 }
 
 /// Show what the app is showing, for people (title) and tests (hidden element).
-pub fn publish(title: &str, scenario_json: &str, cycle: u64, frame_cpu_ms: Option<f32>) {
+pub fn publish(
+    title: &str,
+    scenario_json: &str,
+    cycle: u64,
+    frame_cpu_ms: Option<f32>,
+    first_latency: Option<f64>,
+) {
     let Some(doc) = window().and_then(|w| w.document()) else {
         return;
     };
@@ -55,6 +61,16 @@ pub fn publish(title: &str, scenario_json: &str, cycle: u64, frame_cpu_ms: Optio
         let _ = el.set_attribute("data-cycle", &cycle.to_string());
         if let Some(ms) = frame_cpu_ms {
             let _ = el.set_attribute("data-frame-cpu-ms", &format!("{ms:.2}"));
+        }
+        // The first measured window's latency, once there is one (the
+        // browser test times the warm-up with it).
+        match first_latency {
+            Some(l) => {
+                let _ = el.set_attribute("data-first-latency", &format!("{l:.3}"));
+            }
+            None => {
+                let _ = el.remove_attribute("data-first-latency");
+            }
         }
     }
 }

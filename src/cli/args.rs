@@ -32,6 +32,8 @@ pub enum Command {
     Paths(super::paths::PathsArgs),
     /// Exact channel-load analysis of oblivious routing on tori: IDEAL (ANALYTIC) throughput.
     Load(super::load::LoadArgs),
+    /// Open the desktop app on a scenario, preset, tour or recorded demo.
+    App(super::app::AppArgs),
 }
 
 fn parse_switching(s: &str) -> Result<Switching, String> {

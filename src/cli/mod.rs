@@ -3,6 +3,7 @@
 //! naming the field and the accepted values; a run that fails (deadlock)
 //! exits with 1.
 
+mod app;
 mod args;
 mod load;
 mod paths;
@@ -12,6 +13,7 @@ mod sim;
 mod sweep;
 mod topo;
 
+pub use app::{AppArgs, StartFile, Startup, classify};
 pub use args::{Cli, Command, ScenarioArgs};
 
 use std::io::Write;
@@ -69,6 +71,8 @@ pub fn run(cmd: Command) -> Result<(), CliError> {
         Command::Topo(a) => topo::run(a),
         Command::Paths(a) => paths::run(a),
         Command::Load(a) => load::run(a),
+        // The binary opens the app itself when it has the GUI.
+        Command::App(_) => Err(app::without_gui()),
     };
     progress::finish();
     result

@@ -71,10 +71,16 @@ pub struct Scenario {
     /// Time-slice model: switches set one by one, over the topology's own
     /// (e.g. `[{"switch": 9, "buffer": 1000, "bw_out": 20}]`).
     pub switches: Vec<SwitchOverride>,
+    /// The routing this scenario is contrasted with in its paper (DOR
+    /// against DRB, step 1 against step 7, DOR against RLB): the app's C
+    /// key compares run A against it. The simulation does not read it;
+    /// written only when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compare_with: Option<String>,
 }
 
 /// Fields a scenario file may hold that its JSON omits at their default.
-const OPTIONAL_FIELDS: &[&str] = &["pair_stats", "wait_for_tail_credit"];
+const OPTIONAL_FIELDS: &[&str] = &["pair_stats", "wait_for_tail_credit", "compare_with"];
 
 impl Default for Scenario {
     fn default() -> Self {
@@ -107,6 +113,7 @@ impl Default for Scenario {
             admit_slices: m.admit_slices,
             deadline_slices: m.deadline_slices,
             switches: Vec::new(),
+            compare_with: None,
         }
     }
 }
@@ -235,6 +242,9 @@ impl Scenario {
         }
         if let Err(e) = self.routing.parse::<RoutingSpec>() {
             p.push(e.to_string());
+        }
+        if let Some(Err(e)) = self.compare_with.as_ref().map(|c| c.parse::<RoutingSpec>()) {
+            p.push(format!("compare_with: {e}"));
         }
         match worst::check(&self.traffic, &self.routing) {
             Some(Err(e)) => p.push(e),

@@ -139,6 +139,35 @@ try {
   check(problems.length === 0, `no panic or error in the console${problems.length ? `: ${problems.join(' | ')}` : ''}`);
   await context.close();
 
+  // The stage issue's warm-up bar: the DRB hot-spot preset (a 20 000-cycle
+  // warm-up) shows its first measured latency within 15 s of Play, because
+  // the warm-up runs as fast as the frame budget allows.
+  {
+    const here = dirname(fileURLToPath(import.meta.url));
+    const preset = JSON.parse(readFileSync(join(here, '../../assets/scenarios/drb-torus8-hotspot.json'), 'utf8'));
+    const { context, page, problems } = await openPage(scenarioUrl(preset));
+    await page.waitForTimeout(500);
+    await page.mouse.click(5, 790);
+    await page.keyboard.press('Space');
+    const start = Date.now();
+    let seconds = null;
+    try {
+      await page.waitForFunction(
+        () => document.getElementById('routelab-state')?.dataset.firstLatency !== undefined,
+        null,
+        { timeout: 60_000, polling: 100 },
+      );
+      seconds = (Date.now() - start) / 1000;
+  } catch {
+      seconds = null;
+  }
+    const s = await state(page);
+    check(seconds !== null && seconds <= 15,
+      `DRB hot spot: first measured latency ${seconds === null ? 'never' : `after ${seconds.toFixed(1)} s`} of Play (cycle ${s.cycle}; bar 15 s)`);
+    check(problems.length === 0, `no panic or error in the console${problems.length ? `: ${problems.join(' | ')}` : ''}`);
+    await context.close();
+  }
+
   // 2. A malformed link: a message in the app, the default scenario, no panic.
   const bad = await openPage(`${base}#scenario=%7B%22vcs%22%3A%22two%22%7D`);
   const b = await state(bad.page);

@@ -10,7 +10,7 @@ use crate::app::theme::Theme;
 use crate::app::{AppCommand, RoutelabApp};
 use crate::topology::Shape;
 use egui::Color32;
-use egui_plot::{Bar, BarChart, Legend, Line, LineStyle, Plot, PlotPoints, Points, VLine};
+use egui_plot::{Bar, BarChart, Line, LineStyle, Plot, PlotPoints, Points, VLine};
 use num_rational::Ratio;
 
 /// Colour of routing `i` of [`ObliviousRouting::COMPARED`] (and of the
@@ -606,43 +606,52 @@ impl ObliviousAnalysis {
                 Some((r.to_string(), l, palette(theme, routing_index(a))))
             })
             .collect();
-        Plot::new("obl_sweep_latency")
-            .y_grid_spacer(crate::app::plots::nice_grid)
-            .x_grid_spacer(crate::app::plots::nice_grid)
-            .height(220.0)
-            .legend(Legend::default())
-            .include_y(0.0)
-            .include_x(0.0)
-            .allow_scroll(false)
-            .x_axis_label("offered load (flits/host/cycle)")
-            .y_axis_label("latency (cycles)")
-            .show(ui, |plot| {
-                for r in &routings {
-                    let color = r
-                        .parse::<ObliviousRouting>()
-                        .map(|a| palette(theme, routing_index(a)))
-                        .unwrap_or(theme.selection());
-                    let pts: Vec<[f64; 2]> = p
-                        .points
-                        .iter()
-                        .filter(|x| x.routing == *r && x.avg_latency.is_finite())
-                        .map(|x| [x.offered, x.avg_latency])
-                        .collect();
-                    plot.line(Line::new(r.to_string(), PlotPoints::from(pts.clone())).color(color));
-                    plot.points(
-                        Points::new(r.to_string(), PlotPoints::from(pts))
-                            .color(color)
-                            .radius(2.0),
-                    );
-                }
-                for (r, l, color) in &marks {
-                    plot.vline(
-                        VLine::new(r.clone(), *l)
-                            .color(*color)
-                            .style(LineStyle::dashed_loose()),
-                    );
-                }
-            });
+        let entries: Vec<(String, Color32, bool)> = routings
+            .iter()
+            .map(|r| {
+                let color = r
+                    .parse::<ObliviousRouting>()
+                    .map(|a| palette(theme, routing_index(a)))
+                    .unwrap_or(theme.selection());
+                (r.to_string(), color, false)
+            })
+            .collect();
+        crate::app::plots::legend_row(ui, &entries);
+        crate::app::plots::plot(
+            "obl_sweep_latency",
+            "offered load (flits/host/cycle)",
+            "latency (cycles)",
+            220.0,
+        )
+        .include_y(0.0)
+        .include_x(0.0)
+        .show(ui, |plot| {
+            for r in &routings {
+                let color = r
+                    .parse::<ObliviousRouting>()
+                    .map(|a| palette(theme, routing_index(a)))
+                    .unwrap_or(theme.selection());
+                let pts: Vec<[f64; 2]> = p
+                    .points
+                    .iter()
+                    .filter(|x| x.routing == *r && x.avg_latency.is_finite())
+                    .map(|x| [x.offered, x.avg_latency])
+                    .collect();
+                plot.line(Line::new(r.to_string(), PlotPoints::from(pts.clone())).color(color));
+                plot.points(
+                    Points::new(r.to_string(), PlotPoints::from(pts))
+                        .color(color)
+                        .radius(2.0),
+                );
+            }
+            for (r, l, color) in &marks {
+                plot.vline(
+                    VLine::new(r.clone(), *l)
+                        .color(*color)
+                        .style(LineStyle::dashed_loose()),
+                );
+            }
+        });
         if !marks.is_empty() {
             let text: Vec<String> = marks
                 .iter()
@@ -662,14 +671,35 @@ fn compare_bars(ui: &mut egui::Ui, t: &CompareTable, columns: &[&str], theme: Th
     let n = t.rows.len().max(1) as f64;
     let width = 0.8 / n;
     let names: Vec<String> = columns.iter().map(|c| c.to_string()).collect();
+    // The legend above the bars, never over them.
+    let entries: Vec<(String, Color32, bool)> = t
+        .rows
+        .iter()
+        .filter(|r| r.undefined.is_none())
+        .map(|r| {
+            (
+                r.routing.to_string(),
+                palette(theme, routing_index(r.routing)),
+                false,
+            )
+        })
+        .collect();
+    crate::app::plots::legend_row(ui, &entries);
+    // A column far above the rest (nearest neighbour's 4.0) would squash
+    // them: the axis stops at CAP and taller bars are cut there, their
+    // value written on top.
+    const CAP: f64 = 1.25;
     Plot::new("obl_compare_bars")
-        .y_grid_spacer(crate::app::plots::nice_grid)
+        .y_grid_spacer(crate::app::plots::y_grid)
+        .custom_y_axes(vec![
+            crate::app::plots::axis_hints("", "ideal throughput / Θ", false).1,
+        ])
         .height(200.0)
-        .legend(Legend::default())
         .include_y(0.0)
+        .include_y(CAP * 1.12)
         .allow_scroll(false)
         .allow_drag(false)
-        .y_axis_label("ideal throughput / Θ")
+        .allow_zoom(false)
         .x_axis_formatter(move |mark, _| {
             let i = mark.value.round();
             if (mark.value - i).abs() < 1e-6 && i >= 0.0 {
@@ -696,12 +726,25 @@ fn compare_bars(ui: &mut egui::Ui, t: &CompareTable, columns: &[&str], theme: Th
                     .filter_map(|(g, v)| {
                         let x = g as f64 + (k as f64 - (n - 1.0) / 2.0) * width;
                         v.map(|v| {
-                            Bar::new(x, v)
+                            Bar::new(x, v.min(CAP))
                                 .width(width * 0.9)
-                                .name(format!("{} · {}", row.routing, columns[g]))
+                                .name(format!("{} · {} = {v:.3}", row.routing, columns[g]))
                         })
                     })
                     .collect();
+                for (g, v) in values.iter().enumerate() {
+                    if let Some(v) = v.filter(|v| *v > CAP) {
+                        let x = g as f64 + (k as f64 - (n - 1.0) / 2.0) * width;
+                        plot.text(
+                            egui_plot::Text::new(
+                                "cut",
+                                egui_plot::PlotPoint::new(x, CAP),
+                                egui::RichText::new(format!("{v:.1}")).small(),
+                            )
+                            .anchor(egui::Align2::CENTER_BOTTOM),
+                        );
+                    }
+                }
                 plot.bar_chart(
                     BarChart::new(row.routing.to_string(), bars)
                         .color(palette(theme, routing_index(row.routing))),

@@ -96,6 +96,9 @@ pub struct PathSelection {
     pub compare_algorithm: Algorithm,
     /// Colour run A's network view by the computed crossing paths.
     pub show_heatmap: bool,
+    /// Run B's routing and crossing paths when comparing (set by the app
+    /// each frame), drawn beside run A's in the histogram.
+    pub compare_crossing: Option<(String, Vec<u32>)>,
     pub result: Option<Computed>,
     pub error: Option<String>,
     search: Option<Box<dyn Search>>,
@@ -120,6 +123,7 @@ impl Default for PathSelection {
             ga_budget: 2_000,
             compare_algorithm: Algorithm::Random,
             show_heatmap: true,
+            compare_crossing: None,
             result: None,
             error: None,
             search: None,

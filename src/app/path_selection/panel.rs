@@ -6,7 +6,7 @@ use super::*;
 use crate::app::AppCommand;
 use crate::app::network_view::Metric;
 use crate::app::theme::Theme;
-use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints};
+use egui_plot::{Bar, BarChart, Line, PlotPoints};
 
 impl PathSelection {
     /// The panel. Buttons push [`AppCommand`]s; "Compare with…" also sets
@@ -188,7 +188,6 @@ impl PathSelection {
                 commands.push(AppCommand::Apply(Box::new(applied)));
                 commands.push(AppCommand::SetCompare(Some(compare_spec)));
                 *metric = Metric::CrossingPaths;
-                self.show_heatmap = false;
             }
             algorithm_combo(ui, "ps_compare_algorithm", &mut self.compare_algorithm);
         });
@@ -200,7 +199,15 @@ impl PathSelection {
         if r.budget > 0 {
             objective_plot(ui, r, theme);
         }
-        histogram(ui, &r.crossing, theme);
+        // Run A's selection, and run B's crossing paths beside it when
+        // comparing, on one set of bins.
+        let mut runs = vec![(format!("A: {}", r.routing()), r.crossing.clone())];
+        runs.extend(
+            self.compare_crossing
+                .clone()
+                .map(|(name, c)| (format!("B: {name}"), c)),
+        );
+        histogram(ui, &runs, theme);
     }
 }
 
@@ -229,59 +236,78 @@ fn objective_plot(ui: &mut egui::Ui, r: &Computed, theme: Theme) {
     } else {
         "population median"
     };
-    Plot::new("path_objective")
-        .y_grid_spacer(crate::app::plots::nice_grid)
-        .x_grid_spacer(crate::app::plots::nice_grid)
-        .height(140.0)
-        .legend(Legend::default())
-        .allow_scroll(false)
-        .x_axis_label("iteration")
-        .show(ui, |plot| {
-            plot.line(
-                Line::new(current_name, current)
-                    .color(theme.series(1))
-                    .width(1.0),
-            );
-            plot.line(Line::new("best", best).color(theme.series(0)).width(1.5));
-        });
+    crate::app::plots::legend_row(
+        ui,
+        &[
+            (current_name.to_string(), theme.series(1), false),
+            ("best".to_string(), theme.series(0), false),
+        ],
+    );
+    crate::app::plots::plot(
+        "path_objective",
+        "iteration",
+        r.spec.objective.as_str(),
+        140.0,
+    )
+    .show(ui, |plot| {
+        plot.line(
+            Line::new(current_name, current)
+                .color(theme.series(1))
+                .width(1.0),
+        );
+        plot.line(Line::new("best", best).color(theme.series(0)).width(1.5));
+    });
 }
 
-/// Channels per crossing-path count (binned to at most 40 bars).
-fn histogram(ui: &mut egui::Ui, crossing: &[u32], theme: Theme) {
+/// Channels per crossing-path count (binned to at most 40 bars), one
+/// series of bars per run, side by side in each bin, on one scale.
+fn histogram(ui: &mut egui::Ui, runs: &[(String, Vec<u32>)], theme: Theme) {
     ui.label(
         egui::RichText::new("Channels by crossing paths")
             .small()
             .strong(),
     );
-    let max = crossing.iter().copied().max().unwrap_or(0) as u64;
-    let width = (max + 1).div_ceil(40).max(1);
-    let mut bins = vec![0u32; ((max + 1).div_ceil(width)) as usize];
-    for &c in crossing {
-        bins[(c as u64 / width) as usize] += 1;
-    }
-    let bars: Vec<Bar> = bins
+    let max = runs
         .iter()
-        .enumerate()
-        .map(|(i, &n)| {
-            let lo = i as u64 * width;
-            let name = if width == 1 {
-                format!("{lo} paths")
-            } else {
-                format!("{lo}-{} paths", lo + width - 1)
-            };
-            Bar::new(lo as f64 + (width as f64 - 1.0) / 2.0, n as f64)
-                .width(width as f64 * 0.9)
-                .name(name)
-        })
-        .collect();
-    Plot::new("crossing_histogram")
-        .y_grid_spacer(crate::app::plots::nice_grid)
-        .height(140.0)
-        .allow_scroll(false)
+        .flat_map(|(_, c)| c.iter().copied())
+        .max()
+        .unwrap_or(0) as u64;
+    let width = (max + 1).div_ceil(40).max(1);
+    let n_runs = runs.len().max(1) as f64;
+    let bar_w = width as f64 * 0.9 / n_runs;
+    if runs.len() > 1 {
+        let entries: Vec<(String, egui::Color32, bool)> = runs
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| (name.clone(), theme.series(i), false))
+            .collect();
+        crate::app::plots::legend_row(ui, &entries);
+    }
+    crate::app::plots::plot("crossing_histogram", "crossing paths", "channels", 140.0)
         .include_y(0.0)
-        .x_axis_label("crossing paths")
-        .y_axis_label("channels")
         .show(ui, |plot| {
-            plot.bar_chart(BarChart::new("channels", bars).color(theme.series(0)));
+            for (k, (name, crossing)) in runs.iter().enumerate() {
+                let mut bins = vec![0u32; ((max + 1).div_ceil(width)) as usize];
+                for &c in crossing {
+                    bins[(c as u64 / width) as usize] += 1;
+                }
+                let bars: Vec<Bar> = bins
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &n)| {
+                        let lo = i as u64 * width;
+                        let label = if width == 1 {
+                            format!("{name}: {lo} paths")
+                        } else {
+                            format!("{name}: {lo}-{} paths", lo + width - 1)
+                        };
+                        let left = lo as f64 - 0.45 * width as f64;
+                        Bar::new(left + bar_w * (k as f64 + 0.5), n as f64)
+                            .width(bar_w)
+                            .name(label)
+                    })
+                    .collect();
+                plot.bar_chart(BarChart::new(name.as_str(), bars).color(theme.series(k)));
+            }
         });
 }

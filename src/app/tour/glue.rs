@@ -3,7 +3,7 @@
 //! step's wait is over, and the checks the UI tests make of each step.
 
 use super::overlay::{self, TourButton};
-use super::{Action, Expect, Observed, TourRun};
+use super::{Action, Expect, Observed, Snapshot, TourRun};
 use crate::app::network_view::Metric;
 use crate::app::playback::{PlaybackCommand, Speed};
 use crate::app::{AppCommand, RoutelabApp};
@@ -38,17 +38,88 @@ impl RoutelabApp {
             latency: last.map_or(0.0, |w| w.avg_latency),
             accepted: last.map_or(0.0, |w| w.accepted),
             routing: sim.routing_name(),
+            step_cycle: self.tour.as_ref().map_or(0, |t| t.step_cycle),
+            warmup: sim.measure().warmup,
         }
     }
 
+    /// What a tour step may change, as it is now.
+    fn tour_snapshot(&self) -> Snapshot {
+        let mut panels = Vec::new();
+        if self.path_selection.open {
+            panels.push("path_selection".to_string());
+        }
+        if self.oblivious.open {
+            panels.push("oblivious".to_string());
+        }
+        if !self.drb.hidden {
+            panels.push("drb".to_string());
+        }
+        Snapshot {
+            scenario: self.session.scenario.clone(),
+            compare: self.session.compare_routing.clone(),
+            metric: self.settings.metric.key().to_string(),
+            view: match self.central_view {
+                crate::app::CentralView::Surface => "surface",
+                crate::app::CentralView::Network => "network",
+            }
+            .to_string(),
+            panels,
+            cycles_per_frame: match self.playback.speed {
+                Speed::CyclesPerFrame(n) => Some(n),
+                Speed::AsFastAsPossible => None,
+            },
+            playing: self.playback.playing,
+        }
+    }
+
+    /// Put back what a step found (Back).
+    fn restore_tour_snapshot(&mut self, snap: Snapshot, ctx: &egui::Context) {
+        if snap.scenario != self.session.scenario || snap.compare != self.session.compare_routing {
+            self.session.compare = None;
+            self.session.compare_routing = None;
+            self.apply_scenario(snap.scenario, "The tour's earlier scenario");
+            if snap.compare.is_some() {
+                self.apply_command(AppCommand::SetCompare(snap.compare), ctx);
+            }
+        }
+        if let Some(m) = Metric::ALL.into_iter().find(|x| x.key() == snap.metric) {
+            self.settings.metric = m;
+        }
+        self.central_view = if snap.view == "surface" {
+            crate::app::CentralView::Surface
+        } else {
+            crate::app::CentralView::Network
+        };
+        self.path_selection.open = snap.panels.iter().any(|p| p == "path_selection");
+        self.oblivious.open = snap.panels.iter().any(|p| p == "oblivious");
+        self.drb.hidden = !snap.panels.iter().any(|p| p == "drb");
+        self.playback.speed = match snap.cycles_per_frame {
+            Some(n) => Speed::CyclesPerFrame(n),
+            None => Speed::AsFastAsPossible,
+        };
+        self.playback.playing = snap.playing;
+    }
+
     /// A tour button pressed (the callout, Enter, Escape, or a test).
-    pub(in crate::app) fn tour_button(&mut self, b: TourButton) {
+    pub(in crate::app) fn tour_button(&mut self, b: TourButton, ctx: &egui::Context) {
         let Some(run) = &mut self.tour else { return };
         match b {
-            TourButton::Back => run.back(),
+            TourButton::Back => {
+                if run.step == 0 {
+                    return;
+                }
+                run.back();
+                if let Some(snap) = run.back_snapshot().cloned() {
+                    self.restore_tour_snapshot(snap, ctx);
+                }
+            }
             TourButton::Next => {
-                if !run.advance() {
+                if run.is_last() {
                     self.tour = None;
+                } else {
+                    // Refused while the step's wait is not over.
+                    run.advance();
                 }
             }
             TourButton::End => self.tour = None,
@@ -58,11 +129,22 @@ impl RoutelabApp {
     /// One frame of the tour: the step's actions once, its wait, the
     /// callout and its buttons.
     pub(in crate::app) fn tour_frame(&mut self, ctx: &egui::Context) {
+        let snapshot = self.tour_snapshot();
         let Some(run) = &mut self.tour else { return };
         if let Some(start) = run.start_step() {
             let actions = start.actions.to_vec();
+            let step = run.step;
+            if let Some(slot) = run.snapshots.get_mut(step)
+                && slot.is_none()
+            {
+                *slot = Some(snapshot);
+            }
             for a in actions {
                 self.tour_action(a, ctx);
+            }
+            let now = self.session.now();
+            if let Some(run) = &mut self.tour {
+                run.step_cycle = now;
             }
         }
         let observed = self.tour_observed();
@@ -73,8 +155,12 @@ impl RoutelabApp {
         let mut pressed = overlay::tour_ui(ctx, run, self.settings.theme);
         if !ctx.egui_wants_keyboard_input() {
             ctx.input_mut(|i| {
-                if i.consume_key(egui::Modifiers::NONE, egui::Key::Enter) {
-                    pressed = Some(TourButton::Next);
+                if i.consume_key(egui::Modifiers::NONE, egui::Key::Enter) && run.can_advance() {
+                    pressed = Some(if run.is_last() {
+                        TourButton::End
+                    } else {
+                        TourButton::Next
+                    });
                 }
             });
         }

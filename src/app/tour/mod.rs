@@ -176,6 +176,12 @@ pub enum Wait {
     AcceptedBelow(f64),
     /// The routing of run A is this one (the user swapped to it).
     RoutingIs(String),
+    /// The simulation ran this many cycles since the step started (after
+    /// its actions: a swap's "after" has built up).
+    CyclesRun(u64),
+    /// This many cycles were measured: the warm-up is over and this many
+    /// cycles ran after it (the network is coloured, the curves drawn).
+    MeasuredFor(u64),
 }
 
 /// What the UI tests check after a step's actions.
@@ -210,6 +216,10 @@ pub struct Observed {
     pub latency: f64,
     pub accepted: f64,
     pub routing: String,
+    /// The cycle the step started at (after its actions).
+    pub step_cycle: u64,
+    /// The cycle the warm-up ends at.
+    pub warmup: u64,
 }
 
 impl Wait {
@@ -221,18 +231,28 @@ impl Wait {
             Wait::LatencyAbove(l) => o.latency > *l,
             Wait::AcceptedBelow(a) => o.cycle > 0 && o.accepted < *a,
             Wait::RoutingIs(r) => o.routing == *r,
+            Wait::CyclesRun(n) => o.cycle >= o.step_cycle.saturating_add(*n),
+            Wait::MeasuredFor(n) => o.cycle >= o.warmup.saturating_add(*n),
         }
     }
     /// A line saying what the step waits for.
     pub fn describe(&self) -> Option<String> {
         match self {
             Wait::Next => None,
-            Wait::CycleAtLeast(c) => Some(format!("Continues at cycle {c}")),
-            Wait::LatencyAbove(l) => Some(format!("Continues when latency passes {l} cycles")),
+            Wait::CycleAtLeast(c) => Some(format!("Next is enabled at cycle {c}")),
+            Wait::LatencyAbove(l) => {
+                Some(format!("Next is enabled when latency passes {l} cycles"))
+            }
             Wait::AcceptedBelow(a) => Some(format!(
-                "Continues when accepted throughput falls below {a}"
+                "Next is enabled when accepted throughput falls below {a}"
             )),
-            Wait::RoutingIs(r) => Some(format!("Continues when you swap the balancer to {r}")),
+            Wait::RoutingIs(r) => {
+                Some(format!("Next is enabled when you swap the balancer to {r}"))
+            }
+            Wait::CyclesRun(n) => Some(format!("Next is enabled after {n} more cycles")),
+            Wait::MeasuredFor(n) => Some(format!(
+                "Next is enabled when the warm-up is over and {n} cycles are measured"
+            )),
         }
     }
 }
@@ -327,13 +347,36 @@ pub fn all() -> (Vec<Tour>, Vec<String>) {
     (tours, problems)
 }
 
-/// A tour being run: the current step, and whether its actions are done.
+/// A tour being run: the current step, whether its actions are done and
+/// its wait is over, and the app's state before each step it has started
+/// (Back puts it back).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TourRun {
     pub tour: Tour,
     pub step: usize,
     /// The current step's actions were issued.
     pub started: bool,
+    /// The current step's wait is over (it stays over): Next is enabled.
+    pub ready: bool,
+    /// The cycle the current step started at, after its actions.
+    pub step_cycle: u64,
+    /// The app's state before each step's actions, by step.
+    pub snapshots: Vec<Option<Snapshot>>,
+}
+
+/// What a step may change, as it was before the step: Back restores it
+/// before the step's actions run again, so going back shows what the step
+/// described (the stage issue: Back from step 4 left tornado traffic on a
+/// step about uniform traffic).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    pub scenario: Scenario,
+    pub compare: Option<String>,
+    pub metric: String,
+    pub view: String,
+    pub panels: Vec<String>,
+    pub cycles_per_frame: Option<u32>,
+    pub playing: bool,
 }
 
 /// What a tour asks of the app when a step starts.
@@ -344,11 +387,20 @@ pub struct StepStart<'a> {
 
 impl TourRun {
     pub fn new(tour: Tour) -> TourRun {
+        let n = tour.steps.len();
         TourRun {
             tour,
             step: 0,
             started: false,
+            ready: false,
+            step_cycle: 0,
+            snapshots: vec![None; n],
         }
+    }
+    /// Whether Next (or Enter) may move on: the step waits for nothing,
+    /// or its wait is over.
+    pub fn can_advance(&self) -> bool {
+        self.ready || self.current().is_none_or(|s| s.wait == Wait::Next)
     }
     pub fn current(&self) -> Option<&Step> {
         self.tour.steps.get(self.step)
@@ -366,26 +418,42 @@ impl TourRun {
             actions: &s.actions,
         })
     }
-    /// Go to the next step; false at the end.
+    /// Go to the next step; false at the end, or while the step's wait
+    /// is not over (the step stays).
     pub fn advance(&mut self) -> bool {
-        if self.is_last() {
+        if self.is_last() || !self.can_advance() {
             return false;
         }
         self.step += 1;
         self.started = false;
+        self.ready = false;
         true
     }
-    /// Go back one step (its actions run again).
+    /// Go back one step: the app's state before it is restored
+    /// ([`TourRun::back_snapshot`]) and its actions run again.
     pub fn back(&mut self) {
         if self.step > 0 {
             self.step -= 1;
         }
         self.started = false;
+        self.ready = false;
     }
-    /// Advance by itself when the step's wait is over; true when it did.
+    /// The state to restore after [`TourRun::back`]: the one before the
+    /// current step first started.
+    pub fn back_snapshot(&self) -> Option<&Snapshot> {
+        self.snapshots.get(self.step)?.as_ref()
+    }
+    /// Note that the step's wait is over (Next is enabled); a tour never
+    /// moves on by itself. True when the wait is over.
     pub fn poll(&mut self, o: &Observed) -> bool {
-        let met = self.started && self.current().is_some_and(|s| s.wait.met(o));
-        met && self.advance()
+        let o = Observed {
+            step_cycle: self.step_cycle,
+            ..o.clone()
+        };
+        if self.started && self.current().is_some_and(|s| s.wait.met(&o)) {
+            self.ready = true;
+        }
+        self.ready
     }
 }
 
@@ -444,16 +512,21 @@ mod tests {
             ..Observed::default()
         };
         assert!(!run.poll(&o));
+        assert!(!run.advance(), "Next waits for the step's condition");
+        assert_eq!(run.step, 0);
         o.cycle = 10;
-        assert!(run.poll(&o));
-        assert_eq!(run.step, 1);
+        assert!(run.poll(&o), "the wait is over: Next is enabled");
+        assert_eq!(run.step, 0, "a tour never moves on by itself");
+        assert!(run.advance());
+        assert_eq!(run.step, 1, "one Next, one step");
         assert!(!run.poll(&o), "a new step starts before it can end");
         run.start_step();
         o.latency = 51.0;
         assert!(run.poll(&o));
+        assert_eq!(run.step, 1);
+        assert!(run.advance());
         run.start_step();
         assert!(run.is_last());
-        assert!(!run.poll(&o), "Next is pressed by the user");
         assert!(!run.advance());
         run.back();
         assert_eq!(run.step, 1);

@@ -131,8 +131,12 @@ pub fn tour_ui(ctx: &egui::Context, run: &TourRun, theme: Theme) -> Option<TourB
             }
             let next = if run.is_last() { "Finish" } else { "Next" };
             if ui
-                .add(egui::Button::new(next).min_size(vec2(80.0, 0.0)))
+                .add_enabled(
+                    run.can_advance(),
+                    egui::Button::new(next).min_size(vec2(80.0, 0.0)),
+                )
                 .on_hover_text("Go on (Enter)")
+                .on_disabled_hover_text("Enabled when what this step waits for has happened")
                 .clicked()
             {
                 pressed = Some(if run.is_last() {
