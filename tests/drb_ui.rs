@@ -105,12 +105,12 @@ fn the_drb_panel_lists_widened_pairs_and_a_click_picks_one() {
     let rows: Vec<String> = h
         .query_all_by_label_contains(" MSPs")
         .map(|n| n.accesskit_node().label().unwrap_or_default())
-        .filter(|l| l.contains(" → "))
+        .filter(|l| l.contains(" to "))
         .collect();
     assert!(!rows.is_empty());
     let first = &rows[0];
     let (a, b) = expected[0].pair;
-    assert_eq!(first, &format!("{a} → {b}: {} MSPs", expected[0].width));
+    assert_eq!(first, &format!("{a} to {b}: {} MSPs", expected[0].width));
     assert_eq!(h.state().drb.pair(), None);
     h.get_by_label(first).click();
     h.run();
@@ -144,7 +144,7 @@ fn an_unheard_pair_hints_at_the_active_ones() {
         let d = drb_of(&h.state().session.sim).unwrap();
         routelab::app::drb_panel::heard_pairs(d)[0].pair
     };
-    h.get_by_label(&format!("{} → {}", busiest.0, busiest.1))
+    h.get_by_label(&format!("{} to {}", busiest.0, busiest.1))
         .click();
     h.run();
     assert_eq!(h.state().drb.pair(), Some(busiest));

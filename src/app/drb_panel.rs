@@ -211,7 +211,7 @@ fn sort_rows(rows: &mut [PairRow]) {
 const MAX_ROWS: usize = 200;
 
 /// The list of widened pairs of the run the pair is read from: one
-/// selectable row per pair ("3 → 27: 4 MSPs"), a click picks it.
+/// selectable row per pair ("3 to 27: 4 MSPs"), a click picks it.
 fn widened_list_ui(ui: &mut egui::Ui, panel: &mut DrbPanel, drb: &Drb) {
     let rows = widened_pairs(drb);
     ui.label(egui::RichText::new(format!("Widened pairs ({})", rows.len())).strong())
@@ -246,10 +246,10 @@ fn widened_list_ui(ui: &mut egui::Ui, panel: &mut DrbPanel, drb: &Drb) {
         });
 }
 
-/// A row of the widened-pair list, e.g. "3 → 27: 4 MSPs".
+/// A row of the widened-pair list, e.g. "3 to 27: 4 MSPs".
 pub fn pair_row_text(r: &PairRow) -> String {
     let (a, b) = r.pair;
-    format!("{a} → {b}: {} MSPs", r.width)
+    format!("{a} to {b}: {} MSPs", r.width)
 }
 
 /// Each MSP's share of the pair's messages: the selection probabilities of
@@ -496,7 +496,7 @@ fn not_heard_hint_ui(ui: &mut egui::Ui, panel: &mut DrbPanel, d: &Drb) {
         for r in heard.iter().take(6) {
             let (a, b) = r.pair;
             if ui
-                .small_button(format!("{a} → {b}"))
+                .small_button(format!("{a} to {b}"))
                 .on_hover_text(format!(
                     "Pick pair {a} to {b}: {} acknowledgements, {} MSPs",
                     r.acks, r.width
@@ -698,7 +698,7 @@ mod tests {
         clicked.take_selection(Some(Selected::Switch(b)));
         assert_eq!(listed.pair(), clicked.pair());
         assert_eq!(listed.picking, clicked.picking);
-        assert_eq!(pair_row_text(&rows[0]), format!("{a} → {b}: {} MSPs", rows[0].width));
+        assert_eq!(pair_row_text(&rows[0]), format!("{a} to {b}: {} MSPs", rows[0].width));
     }
 
     /// The picked pair's ends are named "src" and "dst" on the network, not

@@ -231,7 +231,8 @@ fn switch_bar(
     numbered: bool,
 ) -> Response {
     let Some(ts) = cx.sim.time_slice() else {
-        return ui.interact(bar, ui.id().with(("fat_tree_none", s)), Sense::hover());
+        let id = ui.make_persistent_id(("fat_tree_none", s));
+        return ui.interact(bar, id, Sense::hover());
     };
     let p = ts.params()[s];
     let held = cx.occ.get(s).copied().unwrap_or(0);
@@ -313,7 +314,7 @@ pub fn fat_tree_ui(
     let avail = ui.available_size().max(vec2(160.0, 160.0));
     // The key wraps to the width; its height last frame is kept so the
     // drawing leaves room for it.
-    let key_id = egui::Id::new(("fat_tree_key_h", title));
+    let key_id = egui::Id::unique(("fat_tree_key_h", title));
     let key_h = ui
         .data(|d| d.get_temp::<f32>(key_id))
         .unwrap_or(54.0)
@@ -442,6 +443,90 @@ fn draw_every_switch(
     (hovered, widest)
 }
 
+/// One piece of an item of the key.
+enum Part {
+    /// Text, strong or not.
+    Text(String, bool),
+    /// The heat scale, greyed when there is nothing to colour by.
+    Scale(bool),
+    /// The refused-offer dot.
+    Dot,
+    /// Step 3's mark.
+    Mark,
+}
+
+/// One item of the key: its parts side by side as one widget, so the key
+/// wraps between items and never inside one; accessible under `name`.
+fn key_item(ui: &mut egui::Ui, theme: Theme, name: &str, parts: Vec<Part>) {
+    let font = FontId::proportional(11.0);
+    let colour = ui.visuals().text_color();
+    let strong = ui.visuals().strong_text_color();
+    let gap = 4.0;
+    type Laid = (Part, Option<std::sync::Arc<egui::Galley>>, f32);
+    let laid: Vec<Laid> = parts
+        .into_iter()
+        .map(|p| match &p {
+            Part::Text(t, bold) => {
+                let g = ui.painter().layout_no_wrap(
+                    t.clone(),
+                    font.clone(),
+                    if *bold { strong } else { colour },
+                );
+                let w = g.size().x;
+                (p, Some(g), w)
+            }
+            Part::Scale(_) => (p, None, 80.0),
+            Part::Dot => (p, None, 8.0),
+            Part::Mark => (p, None, 14.0),
+        })
+        .collect();
+    let width = laid.iter().map(|(_, _, w)| w + gap).sum::<f32>() - gap;
+    let (rect, r) = ui.allocate_exact_size(vec2(width.max(1.0), 14.0), Sense::hover());
+    let name = name.to_string();
+    r.widget_info(|| WidgetInfo::labeled(Role::Image, true, name.clone()));
+    let painter = ui.painter();
+    let mut x = rect.left();
+    let mid = rect.center().y;
+    for (p, g, w) in laid {
+        match p {
+            Part::Text(..) => {
+                if let Some(g) = g {
+                    painter.galley(pos2(x, mid - g.size().y * 0.5), g, colour);
+                }
+            }
+            Part::Scale(active) => {
+                let bar = Rect::from_min_size(pos2(x, mid - 5.0), vec2(w, 10.0));
+                let n = 30;
+                for i in 0..n {
+                    let x0 = bar.min.x + bar.width() * i as f32 / n as f32;
+                    let x1 = bar.min.x + bar.width() * (i + 1) as f32 / n as f32 + 0.5;
+                    let c = theme.heat(i as f32 / (n - 1) as f32);
+                    painter.rect_filled(
+                        Rect::from_min_max(pos2(x0, bar.min.y), pos2(x1, bar.max.y)),
+                        0.0,
+                        if active { c } else { c.gamma_multiply(0.25) },
+                    );
+                }
+            }
+            Part::Dot => {
+                painter.circle(
+                    pos2(x + w * 0.5, mid),
+                    3.5,
+                    theme.error(),
+                    Stroke::new(1.0, Color32::BLACK),
+                );
+            }
+            Part::Mark => {
+                painter.line_segment(
+                    [pos2(x, mid), pos2(x + w, mid)],
+                    Stroke::new(1.5, theme.selection()),
+                );
+            }
+        }
+        x += w + gap;
+    }
+}
+
 /// The key under the drawing: the arrows' colour scale with its metric
 /// and unit, what an arrow's width and dot mean, the bars' fill scale and
 /// step 3's mark, and the last slice's totals.
@@ -454,104 +539,65 @@ fn key_ui(
     folded: bool,
 ) {
     let (label, unit) = slice_colouring(colouring);
-    // Each group of the key stays on one line; the key wraps between them.
-    let text = |ui: &mut egui::Ui, t: String| {
-        ui.add(egui::Label::new(egui::RichText::new(t).size(11.0)).extend());
-    };
-    let strong = |ui: &mut egui::Ui, t: &str| {
-        ui.add(egui::Label::new(egui::RichText::new(t).size(11.0).strong()).extend());
-    };
-    ui.spacing_mut().item_spacing.x = 5.0;
+    let t = |s: &str| Part::Text(s.to_string(), false);
+    let b = |s: &str| Part::Text(s.to_string(), true);
     let top = cx.max_value;
-    ui.horizontal(|ui| {
-        strong(ui, "Arrow colour:");
-        text(ui, format!("{label} 0"));
-        colour_scale(
-            ui,
-            cx.theme,
-            &format!("Arrow colour scale: {label}, 0 to {} {unit}", number(top)),
-            top > 0.0,
-        );
-        text(ui, format!("{} {unit}", number(top)));
-    });
-    ui.separator();
-    ui.horizontal(|ui| {
-        let (r, p) = ui.allocate_painter(vec2(10.0, 10.0), Sense::hover());
-        p.circle(
-            r.rect.center(),
-            3.5,
-            cx.theme.error(),
-            Stroke::new(1.0, Color32::BLACK),
-        );
-        text(ui, "offers refused in the slice".into());
-    });
-    ui.separator();
-    text(
+    let theme = cx.theme;
+    ui.spacing_mut().item_spacing = vec2(12.0, 3.0);
+    key_item(
         ui,
-        format!("Arrow width: messages moved in slice {slice} (widest {widest})"),
+        theme,
+        &format!("Arrow colour scale: {label}, 0 to {} {unit}", number(top)),
+        vec![
+            b("Arrow colour:"),
+            t(&format!("{label} 0")),
+            Part::Scale(top > 0.0),
+            t(&format!("{} {unit}", number(top))),
+        ],
     );
-    ui.separator();
-    ui.horizontal(|ui| {
-        strong(ui, "Bar fill:");
-        text(ui, "0".into());
-        colour_scale(ui, cx.theme, "Bar fill scale: 0 to 100 % of the buffer", true);
-        text(ui, "100 % of the buffer".into());
-    });
-    ui.horizontal(|ui| {
-        let (r, p) = ui.allocate_painter(vec2(14.0, 10.0), Sense::hover());
-        p.line_segment(
-            [r.rect.left_center(), r.rect.right_center()],
-            Stroke::new(1.5, cx.theme.selection()),
-        );
-        text(ui, "step 3's limit".into());
-    });
+    key_item(
+        ui,
+        theme,
+        "Red dot: offers refused in the slice",
+        vec![Part::Dot, t("offers refused in the slice")],
+    );
+    let width = format!("Arrow width: messages moved in slice {slice} (widest {widest})");
+    key_item(ui, theme, &width, vec![t(&width)]);
+    key_item(
+        ui,
+        theme,
+        "Bar fill scale: 0 to 100 % of the buffer",
+        vec![
+            b("Bar fill:"),
+            t("0"),
+            Part::Scale(true),
+            t("100 % of the buffer"),
+        ],
+    );
+    key_item(
+        ui,
+        theme,
+        "Line: step 3's limit",
+        vec![Part::Mark, t("step 3's limit")],
+    );
     let Some(ts) = cx.sim.time_slice() else {
         return;
     };
     let traffic = ts.traffic();
     let refused: u32 = traffic.refused.iter().sum();
     let crossed: u32 = traffic.crossed.iter().sum();
-    ui.separator();
-    text(
-        ui,
-        format!("Slice {slice}: {crossed} messages moved, {refused} offers refused"),
-    );
+    let totals = format!("Slice {slice}: {crossed} messages moved, {refused} offers refused");
+    key_item(ui, theme, &totals, vec![t(&totals)]);
     if folded {
         let h = cx.k / 2;
-        ui.separator();
-        text(
-            ui,
-            format!(
-                "Pods folded ({h} access, {h} aggregate switches, {} servers each): click one to unfold it",
-                h * h
-            ),
+        let pods = format!(
+            "Pods folded ({h} access, {h} aggregate switches, {} servers each): click one to unfold it",
+            h * h
         );
-        ui.separator();
-        text(
-            ui,
-            "a folded pod's two arrows stand for its links to the core, coloured by the busiest".into(),
-        );
+        key_item(ui, theme, &pods, vec![t(&pods)]);
+        let arrows = "A folded pod's two arrows: all its core links, coloured by the busiest";
+        key_item(ui, theme, arrows, vec![t(arrows)]);
     }
-}
-
-/// A horizontal colour bar (the theme's heat scale), accessible under
-/// `name`; greyed when there is nothing to colour by.
-fn colour_scale(ui: &mut egui::Ui, theme: Theme, name: &str, active: bool) {
-    let (r, p) = ui.allocate_painter(vec2(90.0, 10.0), Sense::hover());
-    let bar = r.rect;
-    let n = 30;
-    for i in 0..n {
-        let x0 = bar.min.x + bar.width() * i as f32 / n as f32;
-        let x1 = bar.min.x + bar.width() * (i + 1) as f32 / n as f32 + 0.5;
-        let c = theme.heat(i as f32 / (n - 1) as f32);
-        p.rect_filled(
-            Rect::from_min_max(pos2(x0, bar.min.y), pos2(x1, bar.max.y)),
-            0.0,
-            if active { c } else { c.gamma_multiply(0.25) },
-        );
-    }
-    let name = name.to_string();
-    r.widget_info(|| WidgetInfo::labeled(Role::Image, true, name.clone()));
 }
 
 /// A scale's end as people read it: whole numbers without decimals,

@@ -52,7 +52,7 @@ pub(super) fn draw(
     let h = k / 2;
     let access = k * h;
     // One key per network: in compare mode both runs unfold the same pod.
-    let open_id = egui::Id::new(("fat_tree_pod", net.spec()));
+    let open_id = egui::Id::unique(("fat_tree_pod", net.spec()));
     let open: Option<u32> = ui
         .data(|d| d.get_temp::<Option<u32>>(open_id))
         .flatten()
@@ -306,7 +306,7 @@ pub(super) fn draw(
             painter.text(
                 header.left_center(),
                 Align2::LEFT_CENTER,
-                format!("Pod {p} ▴ fold"),
+                format!("Pod {p}: click to fold"),
                 FontId::proportional(12.0),
                 if r.hovered() {
                     cx.theme.selection()
