@@ -612,13 +612,14 @@ pub fn overlay(
     // "src" and "dst", not "A" and "B": those name the compared runs.
     let ends = vec![(a, ENDPOINT_LABELS[0]), (b, ENDPOINT_LABELS[1])];
     for &(s, label) in &ends {
-        painter.text(
-            xf.switch(net, s) + vec2(0.0, ring + 3.0),
-            Align2::CENTER_TOP,
-            label,
-            FontId::proportional(13.0),
-            theme.selection(),
-        );
+        // On a patch of the background, so the routes under it do not
+        // cross the name out.
+        let galley =
+            painter.layout_no_wrap(label.into(), FontId::proportional(13.0), theme.selection());
+        let at = xf.switch(net, s) + vec2(0.0, ring + 3.0);
+        let rect = Align2::CENTER_TOP.anchor_size(at, galley.size());
+        painter.rect_filled(rect.expand(1.5), 3.0, theme.view_background());
+        painter.galley(rect.min, galley, theme.selection());
     }
     ends
 }
@@ -698,7 +699,10 @@ mod tests {
         clicked.take_selection(Some(Selected::Switch(b)));
         assert_eq!(listed.pair(), clicked.pair());
         assert_eq!(listed.picking, clicked.picking);
-        assert_eq!(pair_row_text(&rows[0]), format!("{a} to {b}: {} MSPs", rows[0].width));
+        assert_eq!(
+            pair_row_text(&rows[0]),
+            format!("{a} to {b}: {} MSPs", rows[0].width)
+        );
     }
 
     /// The picked pair's ends are named "src" and "dst" on the network, not

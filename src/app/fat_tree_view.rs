@@ -28,8 +28,8 @@ use crate::sim::Simulation;
 use crate::topology::fat_tree_params::Level;
 use crate::topology::{ChannelKind, Endpoint, Network, Shape, SwitchId};
 use egui::{
-    Align2, Color32, FontId, Painter, Pos2, Rect, Response, Role, Sense, Stroke, WidgetInfo,
-    pos2, vec2,
+    Align2, Color32, FontId, Painter, Pos2, Rect, Response, Role, Sense, Stroke, WidgetInfo, pos2,
+    vec2,
 };
 
 /// From this k on, the pods are drawn folded (k = 12 has 72 access
@@ -655,7 +655,9 @@ pub fn details_ui(ui: &mut egui::Ui, sim: &Simulation, selected: Selected) {
                 "Mean wait in it: {:.2} slices",
                 at(sim.switch_queueing_delay())
             ))
-            .on_hover_text("Slices a message waited in this switch before it left, since the warm-up");
+            .on_hover_text(
+                "Slices a message waited in this switch before it left, since the warm-up",
+            );
             switch_details_ui(ui, sim, s);
             if let Some(w) = sim.stats().windows().last() {
                 ui.label(format!(

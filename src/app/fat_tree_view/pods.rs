@@ -11,7 +11,9 @@ use super::super::network_view::Selected;
 use super::{Ctx, arrow, switch_bar, switch_hover};
 use crate::topology::fat_tree_params::Level;
 use crate::topology::{ChannelKind, Endpoint, SwitchId};
-use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Role, Sense, Stroke, WidgetInfo, pos2, vec2};
+use egui::{
+    Align2, Color32, FontId, Painter, Pos2, Rect, Role, Sense, Stroke, WidgetInfo, pos2, vec2,
+};
 use std::collections::HashMap;
 
 /// The accessible name of folded pod `p`'s block (a button).
@@ -139,7 +141,11 @@ pub(super) fn draw(
             (Endpoint::Switch { switch: a, .. }, Endpoint::Switch { switch: b, .. }) => {
                 let (la, lb) = (Level::of(k, a), Level::of(k, b));
                 if la == Level::Core || lb == Level::Core {
-                    let (agg, up) = if lb == Level::Core { (a, true) } else { (b, false) };
+                    let (agg, up) = if lb == Level::Core {
+                        (a, true)
+                    } else {
+                        (b, false)
+                    };
                     // A folded pod: all its core links as one pair.
                     let pod = pod_of(agg);
                     let g = if Some(pod) == open {
@@ -210,7 +216,11 @@ pub(super) fn draw(
                 pos2(x, y_core + box_h * 0.5 + 3.0),
             )
         };
-        let (a, b) = if up { (pod_end, core_end) } else { (core_end, pod_end) };
+        let (a, b) = if up {
+            (pod_end, core_end)
+        } else {
+            (core_end, pod_end)
+        };
         let colour = cx.colour(ChannelKind::Network, v);
         let arrow = Arrow {
             a,
