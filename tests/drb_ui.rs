@@ -86,3 +86,67 @@ fn the_drb_panel_shows_expansion_and_a_picked_pair() {
     h.get_by_label_contains("Pair 0 to 27");
     h.get_by_label("share");
 }
+
+/// After the hot spot has widened some metapaths, the panel lists them
+/// ("a → b: w MSPs"); clicking one picks that pair as two clicks on the
+/// network would, and its metapath shows.
+#[test]
+fn the_drb_panel_lists_widened_pairs_and_a_click_picks_one() {
+    use egui_kittest::kittest::NodeT;
+    use routelab::app::drb_panel::{drb_of, widened_pairs};
+    let mut h = harness("drb");
+    for _ in 0..30 {
+        h.get_by_label("Step 100").click();
+        h.run();
+    }
+    let expected = widened_pairs(drb_of(&h.state().session.sim).unwrap());
+    assert!(!expected.is_empty(), "the hot spot widens some metapaths");
+    h.get_by_label(&format!("Widened pairs ({})", expected.len()));
+    let rows: Vec<String> = h
+        .query_all_by_label_contains(" MSPs")
+        .map(|n| n.accesskit_node().label().unwrap_or_default())
+        .filter(|l| l.contains(" to "))
+        .collect();
+    assert!(!rows.is_empty());
+    let first = &rows[0];
+    let (a, b) = expected[0].pair;
+    assert_eq!(first, &format!("{a} to {b}: {} MSPs", expected[0].width));
+    assert_eq!(h.state().drb.pair(), None);
+    h.get_by_label(first).click();
+    h.run();
+    assert_eq!(h.state().drb.pair(), Some((a, b)));
+    assert!(!h.state().drb.picking);
+    h.get_by_label_contains(&format!("Pair {a} to {b}: width {}", expected[0].width));
+    h.get_by_label("share");
+}
+
+/// A picked pair not heard yet says so and names active pairs to pick.
+#[test]
+fn an_unheard_pair_hints_at_the_active_ones() {
+    use routelab::app::drb_panel::drb_of;
+    let mut h = harness("drb");
+    for _ in 0..10 {
+        h.get_by_label("Step 100").click();
+        h.run();
+    }
+    let (a, b) = {
+        let d = drb_of(&h.state().session.sim).unwrap();
+        (0..64u32)
+            .flat_map(|a| (0..64u32).map(move |b| (a, b)))
+            .find(|&(a, b)| a != b && d.metapath(a, b).is_none())
+            .expect("some pair not heard yet")
+    };
+    h.state_mut().drb.pick(a, b);
+    h.run();
+    h.get_by_label_contains(&format!("Pair {a} to {b}: no acknowledgement heard yet"));
+    h.get_by_label_contains("Active pairs: ");
+    let busiest = {
+        let d = drb_of(&h.state().session.sim).unwrap();
+        routelab::app::drb_panel::heard_pairs(d)[0].pair
+    };
+    h.get_by_label(&format!("{} to {}", busiest.0, busiest.1))
+        .click();
+    h.run();
+    assert_eq!(h.state().drb.pair(), Some(busiest));
+    h.get_by_label_contains(&format!("Pair {} to {}: width", busiest.0, busiest.1));
+}

@@ -95,6 +95,16 @@ impl DrbPanel {
         Some((self.source?, self.destination?))
     }
 
+    /// Pick the pair (`a`, `b`) as two clicks on the network would: its
+    /// source and destination set, picking mode left, its curve started
+    /// over.
+    pub fn pick(&mut self, a: SwitchId, b: SwitchId) {
+        self.source = Some(a);
+        self.destination = Some(b);
+        self.picking = false;
+        self.pair.clear();
+    }
+
     /// Sample the runs every [`SAMPLE_CYCLES`] (a reset starts over).
     pub fn sample(&mut self, sims: &[&Simulation]) {
         let Some(now) = sims.first().map(|s| s.now()) else {
@@ -143,6 +153,103 @@ fn push_capped<T>(v: &mut Vec<T>, x: T) {
         v.drain(..MAX_SAMPLES / 2);
     }
     v.push(x);
+}
+
+/// One pair of a DRB run with a metapath, as the panel lists it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairRow {
+    /// Source and destination switches.
+    pub pair: (SwitchId, SwitchId),
+    /// MSPs in its metapath now.
+    pub width: usize,
+    /// Messages sent over its metapath since it last changed (every MSP).
+    pub sent: u64,
+    /// Acknowledgements heard for it in all.
+    pub acks: u64,
+}
+
+/// The pairs of `drb` whose metapath is widened (more than one MSP), widest
+/// first, then the busiest, then by pair.
+pub fn widened_pairs(drb: &Drb) -> Vec<PairRow> {
+    let mut rows: Vec<PairRow> = drb
+        .metapaths()
+        .filter(|(_, m)| m.width() > 1)
+        .map(|(pair, m)| row(pair, m))
+        .collect();
+    sort_rows(&mut rows);
+    rows
+}
+
+/// The pairs of `drb` that have been heard (an acknowledgement arrived, so
+/// they have a metapath), busiest first: the ones worth picking when the
+/// picked pair has not been heard yet.
+pub fn heard_pairs(drb: &Drb) -> Vec<PairRow> {
+    let mut rows: Vec<PairRow> = drb.metapaths().map(|(pair, m)| row(pair, m)).collect();
+    rows.sort_by(|a, b| b.acks.cmp(&a.acks).then(a.pair.cmp(&b.pair)));
+    rows
+}
+
+fn row(pair: (SwitchId, SwitchId), m: &Metapath) -> PairRow {
+    PairRow {
+        pair,
+        width: m.width(),
+        sent: m.msps.iter().map(|p| p.sent).sum(),
+        acks: m.acks,
+    }
+}
+
+fn sort_rows(rows: &mut [PairRow]) {
+    rows.sort_by(|a, b| {
+        b.width
+            .cmp(&a.width)
+            .then(b.sent.cmp(&a.sent))
+            .then(a.pair.cmp(&b.pair))
+    });
+}
+
+/// Most rows the widened-pair list shows (the rest are counted).
+const MAX_ROWS: usize = 200;
+
+/// The list of widened pairs of the run the pair is read from: one
+/// selectable row per pair ("3 to 27: 4 MSPs"), a click picks it.
+fn widened_list_ui(ui: &mut egui::Ui, panel: &mut DrbPanel, drb: &Drb) {
+    let rows = widened_pairs(drb);
+    ui.label(egui::RichText::new(format!("Widened pairs ({})", rows.len())).strong())
+        .on_hover_text(
+            "Pairs whose metapath has more than one MSP now, widest first; click one to pick it",
+        );
+    if rows.is_empty() {
+        ui.label("None yet: every pair heard so far still uses its original path alone.");
+        return;
+    }
+    egui::ScrollArea::vertical()
+        .id_salt("drb_widened")
+        .max_height(120.0)
+        .show(ui, |ui| {
+            for r in rows.iter().take(MAX_ROWS) {
+                let (a, b) = r.pair;
+                let picked = panel.pair() == Some(r.pair);
+                if ui
+                    .selectable_label(picked, pair_row_text(r))
+                    .on_hover_text(format!(
+                        "Pick pair {a} to {b} ({} messages sent on its metapath since it last changed, {} acknowledgements)",
+                        r.sent, r.acks
+                    ))
+                    .clicked()
+                {
+                    panel.pick(a, b);
+                }
+            }
+            if rows.len() > MAX_ROWS {
+                ui.label(format!("and {} more", rows.len() - MAX_ROWS));
+            }
+        });
+}
+
+/// A row of the widened-pair list, e.g. "3 to 27: 4 MSPs".
+pub fn pair_row_text(r: &PairRow) -> String {
+    let (a, b) = r.pair;
+    format!("{a} to {b}: {} MSPs", r.width)
 }
 
 /// Each MSP's share of the pair's messages: the selection probabilities of
@@ -237,6 +344,9 @@ pub fn drb_panel_ui(
             }
         });
     }
+    if let Some(d) = runs.get(panel.run).and_then(|r| drb_of(r.1)) {
+        widened_list_ui(ui, panel, d);
+    }
     let n = runs
         .first()
         .map(|(_, s)| s.network().num_switches())
@@ -253,9 +363,7 @@ pub fn drb_panel_ui(
             .add(egui::DragValue::new(&mut b).range(0..=n.saturating_sub(1)))
             .labelled_by(lb.id);
         if ra.changed() || rb.changed() {
-            panel.source = Some(a);
-            panel.destination = Some(b);
-            panel.pair.clear();
+            panel.pick(a, b);
         }
         if ui
             .selectable_label(panel.picking, "Pick on the network")
@@ -290,6 +398,7 @@ pub fn drb_panel_ui(
         ui.label(format!(
             "Pair {a} to {b}: no acknowledgement heard yet, so its metapath is the original path alone."
         ));
+        not_heard_hint_ui(ui, panel, d);
         return;
     };
     let p = d.params();
@@ -368,6 +477,38 @@ pub fn drb_panel_ui(
         });
 }
 
+/// Under a pair not heard yet: which pairs are active (heard, busiest
+/// first), a few of them to pick with one click.
+fn not_heard_hint_ui(ui: &mut egui::Ui, panel: &mut DrbPanel, d: &Drb) {
+    let heard = heard_pairs(d);
+    if heard.is_empty() {
+        ui.label(
+            "No pair has been heard yet: run the simulation until acknowledgements come back.",
+        );
+        return;
+    }
+    let widened = heard.iter().filter(|r| r.width > 1).count();
+    ui.label(format!(
+        "Active pairs: {} heard so far, {widened} of them widened. The traffic pattern decides which pairs send; try one of the busiest:",
+        heard.len()
+    ));
+    ui.horizontal_wrapped(|ui| {
+        for r in heard.iter().take(6) {
+            let (a, b) = r.pair;
+            if ui
+                .small_button(format!("{a} to {b}"))
+                .on_hover_text(format!(
+                    "Pick pair {a} to {b}: {} acknowledgements, {} MSPs",
+                    r.acks, r.width
+                ))
+                .clicked()
+            {
+                panel.pick(a, b);
+            }
+        }
+    });
+}
+
 /// The colour of MSP `k` on the network and in the table.
 pub fn msp_colour(k: usize, theme: Theme) -> Color32 {
     const DARK: [Color32; 6] = [
@@ -393,9 +534,14 @@ pub fn msp_colour(k: usize, theme: Theme) -> Color32 {
     }
 }
 
+/// The names of the picked pair's ends on the network: source and
+/// destination.
+pub const ENDPOINT_LABELS: [&str; 2] = ["src", "dst"];
+
 /// Draw the pair's metapath over the network view of `sim` (in `rect`, the
 /// view's rectangle): the supernodes outlined, each MSP's route as a line
-/// as thick as its share, X and Y marked.
+/// as thick as its share, X and Y marked, the ends named "src" and "dst".
+/// Returns the ends as marked (switch and name).
 pub fn overlay(
     painter: &egui::Painter,
     net: &Network,
@@ -403,9 +549,9 @@ pub fn overlay(
     drb: &Drb,
     (a, b): (SwitchId, SwitchId),
     theme: Theme,
-) {
+) -> Vec<(SwitchId, &'static str)> {
     let Some(xf) = ViewTransform::new(net, rect) else {
-        return;
+        return Vec::new();
     };
     let (sa, sb) = drb.supernodes(a, b);
     let ring = xf.radius + 4.0;
@@ -463,15 +609,19 @@ pub fn overlay(
             }
         }
     }
-    for (s, label) in [(a, "A"), (b, "B")] {
-        painter.text(
-            xf.switch(net, s) + vec2(0.0, ring + 3.0),
-            Align2::CENTER_TOP,
-            label,
-            FontId::proportional(13.0),
-            theme.selection(),
-        );
+    // "src" and "dst", not "A" and "B": those name the compared runs.
+    let ends = vec![(a, ENDPOINT_LABELS[0]), (b, ENDPOINT_LABELS[1])];
+    for &(s, label) in &ends {
+        // On a patch of the background, so the routes under it do not
+        // cross the name out.
+        let galley =
+            painter.layout_no_wrap(label.into(), FontId::proportional(13.0), theme.selection());
+        let at = xf.switch(net, s) + vec2(0.0, ring + 3.0);
+        let rect = Align2::CENTER_TOP.anchor_size(at, galley.size());
+        painter.rect_filled(rect.expand(1.5), 3.0, theme.view_background());
+        painter.galley(rect.min, galley, theme.selection());
     }
+    ends
 }
 
 #[cfg(test)]
@@ -507,5 +657,83 @@ mod tests {
         let m = drb_of(&sim).unwrap().metapath(1, 14).unwrap();
         let total: f64 = shares(m).iter().sum();
         assert!((total - 1.0).abs() < 1e-9);
+    }
+
+    /// A hot spot widens some metapaths: the list holds exactly the pairs
+    /// with more than one MSP, widest first; picking one from it sets the
+    /// pair as two clicks on the network do.
+    #[test]
+    fn widened_pairs_are_listed_and_picked_like_clicks() {
+        let s = Scenario {
+            topology: "torus:8x8".into(),
+            routing: "drb".into(),
+            traffic: "hotspot:fraction=0.2:nodes=27".into(),
+            vcs: 12,
+            load: 0.3,
+            warmup: 0,
+            ..Scenario::default()
+        };
+        let mut sim = s.build().unwrap();
+        sim.run_for(3000).unwrap();
+        let d = drb_of(&sim).unwrap();
+        let rows = widened_pairs(d);
+        assert!(!rows.is_empty(), "the hot spot widens some metapaths");
+        assert_eq!(rows.len() as u64, d.counters().expanded);
+        for r in &rows {
+            assert!(r.width > 1);
+            assert_eq!(d.metapath(r.pair.0, r.pair.1).unwrap().width(), r.width);
+        }
+        assert!(rows.windows(2).all(|w| w[0].width >= w[1].width));
+        assert!(heard_pairs(d).len() >= rows.len());
+        let (a, b) = rows[0].pair;
+        let mut listed = DrbPanel {
+            picking: true,
+            ..DrbPanel::default()
+        };
+        listed.pick(a, b);
+        let mut clicked = DrbPanel {
+            picking: true,
+            ..DrbPanel::default()
+        };
+        clicked.take_selection(Some(Selected::Switch(a)));
+        clicked.take_selection(Some(Selected::Switch(b)));
+        assert_eq!(listed.pair(), clicked.pair());
+        assert_eq!(listed.picking, clicked.picking);
+        assert_eq!(
+            pair_row_text(&rows[0]),
+            format!("{a} to {b}: {} MSPs", rows[0].width)
+        );
+    }
+
+    /// The picked pair's ends are named "src" and "dst" on the network, not
+    /// "A" and "B" (the compared runs' names).
+    #[test]
+    fn the_overlay_names_the_ends_src_and_dst() {
+        let s = Scenario {
+            topology: "torus:4x4".into(),
+            routing: "drb".into(),
+            vcs: 8,
+            load: 0.4,
+            warmup: 0,
+            ..Scenario::default()
+        };
+        let mut sim = s.build().unwrap();
+        sim.run_for(500).unwrap();
+        let ctx = egui::Context::default();
+        let mut ends = Vec::new();
+        let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
+            let rect = egui::Rect::from_min_size(egui::pos2(0.0, 0.0), vec2(400.0, 400.0));
+            ends = overlay(
+                ui.painter(),
+                sim.network(),
+                rect,
+                drb_of(&sim).unwrap(),
+                (1, 14),
+                Theme::Dark,
+            );
+        });
+        // Nothing is rendered: drop the font texture's upload.
+        out.textures_delta.clear();
+        assert_eq!(ends, vec![(1, "src"), (14, "dst")]);
     }
 }

@@ -657,6 +657,9 @@ fn describe(net: &Network, sim: &Simulation, colouring: &Colouring, h: Selected)
 /// Details of the selection: buffers per VC for a switch, the three values
 /// for a channel.
 pub fn details_ui(ui: &mut egui::Ui, sim: &Simulation, selected: Selected, theme: Theme) {
+    if sim.time_slice().is_some() {
+        return super::fat_tree_view::details_ui(ui, sim, selected);
+    }
     let net = sim.network();
     let buffer = sim.router().buffer_flits.max(1) as f32;
     match selected {

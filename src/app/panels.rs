@@ -103,14 +103,15 @@ impl RoutelabApp {
                     ui.monospace(format!("Cycle {}", s.now()));
                 }
                 ui.separator();
-                ui.monospace(format!("{:.0} cycles/s", s.cycles_per_second()))
-                    .on_hover_text("Simulated cycles per wall-clock second");
+                let words = |t: &str| super::fat_tree_view::model_words(&s.sim, t);
+                ui.monospace(words(&format!("{:.0} cycles/s", s.cycles_per_second())))
+                    .on_hover_text(words("Simulated cycles per wall-clock second"));
                 ui.separator();
-                ui.monospace(format!("{} packets in flight", s.sim.in_flight_packets()))
-                    .on_hover_text("Packets inside the network (not counting source queues)");
+                ui.monospace(words(&format!("{} packets in flight", s.sim.in_flight_packets())))
+                    .on_hover_text(words("Packets inside the network (not counting source queues)"));
                 ui.separator();
                 ui.monospace(format!("{} queued", s.sim.queued_packets()))
-                    .on_hover_text("Packets waiting in source queues");
+                    .on_hover_text(words("Packets waiting in source queues"));
                 ui.separator();
                 let sum = s.sim.summary();
                 if let Some(rate) = sum.success_rate {
@@ -179,7 +180,7 @@ impl RoutelabApp {
                 }
                 if let Some(f) = s.failure() {
                     ui.separator();
-                    ui.colored_label(self.settings.theme.error(), format!("Stopped: {f}"));
+                    ui.colored_label(self.settings.theme.error(), words(&format!("Stopped: {f}")));
                 }
                 #[cfg(not(target_arch = "wasm32"))]
                 if self.file_dialogs.is_open() {

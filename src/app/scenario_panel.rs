@@ -312,8 +312,9 @@ pub fn scenario_ui(
             }
 
             ui.label("Warm-up");
-            ui.add(egui::DragValue::new(&mut draft.warmup).range(0..=10_000_000).suffix(" cycles"))
-                .on_hover_text("Cycles before statistics start");
+            let slices = draft.switch_model == SwitchModelKind::TimeSlice;
+            ui.add(egui::DragValue::new(&mut draft.warmup).range(0..=10_000_000).suffix(if slices { " slices" } else { " cycles" }))
+                .on_hover_text(if slices { "Slices before statistics start" } else { "Cycles before statistics start" });
             ui.end_row();
 
             ui.label("Seed");

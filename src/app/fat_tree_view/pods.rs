@@ -1,0 +1,442 @@
+//! Large fat trees (k ≥ [`super::POD_K`]) with their pods folded: the core
+//! switches in groups along the top (group g is the cores every pod's
+//! aggregate g links to), each pod a block showing its aggregate and access
+//! switches' fills, one arrow per direction between a pod and the core row
+//! (the busiest of the (k/2)² links it stands for sets its colour, their
+//! messages its width). A click on a pod unfolds it to the width of
+//! several: its switches as bars, its links and servers; the other pods'
+//! arrows fade. A click on its header folds it again.
+
+use super::super::network_view::Selected;
+use super::{Ctx, arrow, switch_bar, switch_hover};
+use crate::topology::fat_tree_params::Level;
+use crate::topology::{ChannelKind, Endpoint, SwitchId};
+use egui::{
+    Align2, Color32, FontId, Painter, Pos2, Rect, Role, Sense, Stroke, WidgetInfo, pos2, vec2,
+};
+use std::collections::HashMap;
+
+/// The accessible name of folded pod `p`'s block (a button).
+pub fn pod_label(p: u32, held: u64, room: u64) -> String {
+    format!("Pod {p}, folded: {held} of {room} messages buffered; click to unfold")
+}
+
+/// The accessible name of the unfolded pod's header (a button).
+pub fn fold_label(p: u32) -> String {
+    format!("Fold pod {p}")
+}
+
+/// One arrow to draw: ends, messages, refusals, colour.
+struct Arrow {
+    a: Pos2,
+    b: Pos2,
+    crossed: u32,
+    refused: u32,
+    colour: Color32,
+}
+
+/// Draw the folded tree in `inner`; returns whether a switch or pod is
+/// hovered and the most messages an arrow carried in the last slice.
+pub(super) fn draw(
+    ui: &mut egui::Ui,
+    painter: &Painter,
+    cx: &Ctx<'_>,
+    inner: Rect,
+    selected: &mut Option<Selected>,
+) -> (bool, u32) {
+    let Some(ts) = cx.sim.time_slice() else {
+        return (false, 0);
+    };
+    let net = cx.sim.network();
+    let traffic = ts.traffic();
+    let params = ts.params();
+    let k = cx.k.max(2);
+    let h = k / 2;
+    let access = k * h;
+    // One key per network: in compare mode both runs unfold the same pod.
+    let open_id = egui::Id::unique(("fat_tree_pod", net.spec()));
+    let open: Option<u32> = ui
+        .data(|d| d.get_temp::<Option<u32>>(open_id))
+        .flatten()
+        .filter(|&p| p < k);
+
+    // Columns: a folded pod one unit wide, the unfolded one as wide as
+    // 0.8·(k - 1) of them (about 45 % of the row).
+    let wide = 0.8 * (k - 1) as f32;
+    let units = if open.is_some() {
+        (k - 1) as f32 + wide
+    } else {
+        k as f32
+    };
+    let unit = inner.width() / units;
+    let slot = |p: u32| -> (f32, f32) {
+        let before = (0..p)
+            .map(|q| if Some(q) == open { wide } else { 1.0 })
+            .sum::<f32>();
+        let w = if Some(p) == open { wide } else { 1.0 };
+        (
+            inner.left() + before * unit,
+            inner.left() + (before + w) * unit,
+        )
+    };
+    let row = |f: f32| inner.top() + inner.height() * f;
+    let (y_core, y_agg, y_acc, y_srv) = (row(0.07), row(0.40), row(0.73), row(0.93));
+    let box_h = (inner.height() * 0.15).clamp(10.0, 48.0);
+
+    // Core switches in h groups of h, a gap of one between groups.
+    let cw = inner.width() / (h * (h + 1) - 1) as f32;
+    let core_x = |j: u32| inner.left() + ((j / h) * (h + 1) + j % h) as f32 * cw + cw * 0.5;
+    let group_x = |g: u32| (core_x(g * h) + core_x(g * h + h - 1)) * 0.5;
+    let core_w = (cw * 0.6).clamp(3.0, 26.0);
+
+    // Where each switch of the unfolded pod sits.
+    let open_x = |i: u32| -> f32 {
+        let (x0, x1) = open.map(slot).unwrap_or((0.0, 0.0));
+        x0 + (x1 - x0) * (i as f32 + 0.5) / h as f32
+    };
+    let open_w = open
+        .map(|p| {
+            let (x0, x1) = slot(p);
+            ((x1 - x0) / h as f32 * 0.55).clamp(4.0, 26.0)
+        })
+        .unwrap_or(4.0);
+    let pod_of = |s: SwitchId| -> u32 {
+        match Level::of(k, s) {
+            Level::Access => s / h,
+            Level::Aggregate => (s - access) / h,
+            Level::Core => u32::MAX,
+        }
+    };
+    let per_switch = open
+        .map(|p| {
+            let (x0, x1) = slot(p);
+            (x1 - x0) / h as f32
+        })
+        .unwrap_or(0.0);
+    let host_pos = |host: u32| -> Pos2 {
+        let a = net.host(host).switch;
+        let i = (host % h) as f32 + 0.5 - h as f32 * 0.5;
+        pos2(open_x(a % h) + i * per_switch * 0.8 / h as f32, y_srv)
+    };
+    let switch_pos = |s: SwitchId| -> Pos2 {
+        match Level::of(k, s) {
+            Level::Access => pos2(open_x(s % h), y_acc),
+            Level::Aggregate => pos2(open_x((s - access) % h), y_agg),
+            Level::Core => pos2(core_x(s - 2 * access), y_core),
+        }
+    };
+
+    // Links: the unfolded pod's one by one, pod-to-core groups summed,
+    // refusals inside folded pods counted per pod.
+    let mut arrows = Vec::new();
+    let mut faded = Vec::new();
+    let mut inside_refused = vec![0u32; k as usize];
+    // (pod, group, up) -> (messages, refused, largest value).
+    let mut summed: HashMap<(u32, u32, bool), (u32, u32, f64)> = HashMap::new();
+    for c in net.channels() {
+        let crossed = traffic.crossed.get(c.id as usize).copied().unwrap_or(0);
+        let refused = traffic.refused.get(c.id as usize).copied().unwrap_or(0);
+        let v = cx.value(c.id as usize);
+        match (c.src, c.dst) {
+            (Endpoint::Switch { switch: a, .. }, Endpoint::Switch { switch: b, .. }) => {
+                let (la, lb) = (Level::of(k, a), Level::of(k, b));
+                if la == Level::Core || lb == Level::Core {
+                    let (agg, up) = if lb == Level::Core {
+                        (a, true)
+                    } else {
+                        (b, false)
+                    };
+                    // A folded pod: all its core links as one pair.
+                    let pod = pod_of(agg);
+                    let g = if Some(pod) == open {
+                        (agg - access) % h
+                    } else {
+                        0
+                    };
+                    let e = summed.entry((pod, g, up)).or_insert((0, 0, 0.0));
+                    e.0 += crossed;
+                    e.1 += refused;
+                    e.2 = e.2.max(v);
+                } else if Some(pod_of(a)) == open {
+                    let (pa, pb) = (switch_pos(a), switch_pos(b));
+                    let dir = (pb - pa).normalized();
+                    arrows.push(Arrow {
+                        a: pa + dir * box_h * 0.5,
+                        b: pb - dir * box_h * 0.5,
+                        crossed,
+                        refused,
+                        colour: cx.colour(c.kind, v),
+                    });
+                } else {
+                    inside_refused[pod_of(a) as usize] += refused;
+                }
+            }
+            (Endpoint::Host { host }, Endpoint::Switch { switch, .. })
+            | (Endpoint::Switch { switch, .. }, Endpoint::Host { host }) => {
+                if Some(pod_of(switch)) == open {
+                    let (hp, sp) = (host_pos(host), switch_pos(switch));
+                    let to_switch = matches!(c.dst, Endpoint::Switch { .. });
+                    let (pa, pb) = if to_switch { (hp, sp) } else { (sp, hp) };
+                    let dir = (pb - pa).normalized();
+                    let (pa, pb) = if to_switch {
+                        (pa, pb - dir * box_h * 0.5)
+                    } else {
+                        (pa + dir * box_h * 0.5, pb)
+                    };
+                    arrows.push(Arrow {
+                        a: pa,
+                        b: pb,
+                        crossed,
+                        refused,
+                        colour: cx.colour(c.kind, v),
+                    });
+                } else {
+                    inside_refused[pod_of(switch) as usize] += refused;
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut keys: Vec<_> = summed.keys().copied().collect();
+    keys.sort_unstable();
+    for key in keys {
+        let (pod, g, up) = key;
+        let (crossed, refused, v) = summed[&key];
+        let (pod_end, core_end) = if Some(pod) == open {
+            (
+                pos2(open_x(g), y_agg - box_h * 0.5),
+                pos2(group_x(g), y_core + box_h * 0.5 + 3.0),
+            )
+        } else {
+            // Straight up to the core row.
+            let (x0, x1) = slot(pod);
+            let x = (x0 + x1) * 0.5;
+            (
+                pos2(x, y_agg - box_h * 0.5 - 4.0),
+                pos2(x, y_core + box_h * 0.5 + 3.0),
+            )
+        };
+        let (a, b) = if up {
+            (pod_end, core_end)
+        } else {
+            (core_end, pod_end)
+        };
+        let colour = cx.colour(ChannelKind::Network, v);
+        let arrow = Arrow {
+            a,
+            b,
+            crossed,
+            refused,
+            colour,
+        };
+        if open.is_some() && Some(pod) != open {
+            faded.push(arrow);
+        } else {
+            arrows.push(arrow);
+        }
+    }
+    let widest = arrows
+        .iter()
+        .chain(&faded)
+        .map(|a| a.crossed)
+        .max()
+        .unwrap_or(0);
+    for a in &faded {
+        arrow(
+            painter,
+            a.a,
+            a.b,
+            a.crossed,
+            a.refused,
+            widest as f32,
+            a.colour.gamma_multiply(0.3),
+            cx.theme,
+        );
+    }
+    for a in &arrows {
+        arrow(
+            painter,
+            a.a,
+            a.b,
+            a.crossed,
+            a.refused,
+            widest as f32,
+            a.colour,
+            cx.theme,
+        );
+    }
+
+    let mut hovered = false;
+    // Core groups: a faint frame each, then the core bars.
+    for g in 0..h {
+        let frame = Rect::from_min_max(
+            pos2(core_x(g * h) - cw * 0.5, y_core - box_h * 0.5 - 3.0),
+            pos2(core_x(g * h + h - 1) + cw * 0.5, y_core + box_h * 0.5 + 3.0),
+        );
+        painter.rect_stroke(
+            frame,
+            3.0,
+            Stroke::new(1.0, cx.weak.gamma_multiply(0.5)),
+            egui::StrokeKind::Inside,
+        );
+    }
+    for j in 0..h * h {
+        let s = (2 * access + j) as usize;
+        let bar = Rect::from_center_size(pos2(core_x(j), y_core), vec2(core_w, box_h));
+        let r = switch_bar(ui, painter, cx, s, bar, selected, cw > 28.0);
+        if r.hovered() {
+            hovered = true;
+            r.on_hover_text(switch_hover(cx, s));
+        }
+    }
+
+    // Pods.
+    let mut toggle = None;
+    for p in 0..k {
+        let (x0, x1) = slot(p);
+        let gap = (x1 - x0) * 0.08;
+        let block = Rect::from_min_max(
+            pos2(x0 + gap, y_agg - box_h * 0.5 - 4.0),
+            pos2(x1 - gap, y_acc + box_h * 0.5 + 4.0),
+        );
+        if Some(p) == open {
+            painter.rect_stroke(
+                block.expand(2.0),
+                4.0,
+                Stroke::new(1.5, cx.theme.selection()),
+                egui::StrokeKind::Outside,
+            );
+            let header = Rect::from_min_size(
+                pos2(block.left(), block.top() - 20.0),
+                vec2(block.width().min(150.0), 16.0),
+            );
+            let id = ui.make_persistent_id(("fat_tree_fold", cx.title, p));
+            let r = ui.interact(header, id, Sense::click());
+            r.widget_info(|| WidgetInfo::labeled(Role::Button, true, fold_label(p)));
+            painter.text(
+                header.left_center(),
+                Align2::LEFT_CENTER,
+                format!("Pod {p}: click to fold"),
+                FontId::proportional(12.0),
+                if r.hovered() {
+                    cx.theme.selection()
+                } else {
+                    ui.visuals().strong_text_color()
+                },
+            );
+            if r.clicked() {
+                toggle = Some(None);
+            }
+            if r.hovered() {
+                hovered = true;
+            }
+            let hosts_per = h;
+            for i in 0..h {
+                for (s, y) in [(p * h + i, y_acc), (access + p * h + i, y_agg)] {
+                    let bar = Rect::from_center_size(pos2(open_x(i), y), vec2(open_w, box_h));
+                    let r = switch_bar(
+                        ui,
+                        painter,
+                        cx,
+                        s as usize,
+                        bar,
+                        selected,
+                        (x1 - x0) / h as f32 > 40.0,
+                    );
+                    if r.hovered() {
+                        hovered = true;
+                        r.on_hover_text(switch_hover(cx, s as usize));
+                    }
+                }
+                for j in 0..hosts_per {
+                    let host = (p * h + i) * hosts_per + j;
+                    if (host as usize) < net.num_hosts() {
+                        painter.circle_filled(host_pos(host), 2.0, cx.weak);
+                    }
+                }
+            }
+            continue;
+        }
+        // A folded pod: its switches' fills as small bars, one button.
+        let mut held = 0u64;
+        let mut room = 0u64;
+        let mut fullest = (0.0f32, 0u32);
+        let bw = (block.width() / h as f32 * 0.7).max(1.0);
+        for i in 0..h {
+            for (s, y) in [(access + p * h + i, y_agg), (p * h + i, y_acc)] {
+                let buf = params.get(s as usize).map_or(1, |q| q.buffer.max(1));
+                let o = cx.occ.get(s as usize).copied().unwrap_or(0);
+                held += o as u64;
+                room += buf as u64;
+                let fill = o as f32 / buf as f32;
+                if fill > fullest.0 {
+                    fullest = (fill, s);
+                }
+                let x = block.left() + block.width() * (i as f32 + 0.5) / h as f32;
+                let bar = Rect::from_center_size(pos2(x, y), vec2(bw, box_h));
+                painter.rect_filled(bar, 1.0, cx.theme.switch_fill().gamma_multiply(0.6));
+                let mut level = bar;
+                level.set_top(bar.bottom() - bar.height() * fill.clamp(0.0, 1.0));
+                painter.rect_filled(level, 1.0, cx.theme.heat(fill));
+            }
+        }
+        let id = ui.make_persistent_id(("fat_tree_pod_block", cx.title, p));
+        let r = ui.interact(block, id, Sense::click());
+        let label = pod_label(p, held, room);
+        r.widget_info(|| WidgetInfo::labeled(Role::Button, true, label.clone()));
+        painter.rect_stroke(
+            block,
+            3.0,
+            Stroke::new(
+                if r.hovered() { 2.0 } else { 1.0 },
+                if r.hovered() {
+                    cx.theme.selection()
+                } else {
+                    cx.weak
+                },
+            ),
+            egui::StrokeKind::Outside,
+        );
+        if inside_refused[p as usize] > 0 {
+            painter.circle(
+                block.right_top(),
+                3.5,
+                cx.theme.error(),
+                Stroke::new(1.0, Color32::BLACK),
+            );
+        }
+        painter.text(
+            pos2(block.center().x, y_srv),
+            Align2::CENTER_CENTER,
+            if block.width() > 30.0 {
+                format!("pod {p}")
+            } else {
+                p.to_string()
+            },
+            FontId::proportional(10.0),
+            cx.weak,
+        );
+        if r.clicked() {
+            toggle = Some(Some(p));
+        }
+        if r.hovered() {
+            hovered = true;
+            r.on_hover_text(format!(
+                "pod {p}: access switches {}-{}, aggregate switches {}-{}, {} servers\n{held} of {room} messages buffered; fullest: switch {} at {:.0} %\n{} offers refused inside it in the last slice\nclick to unfold",
+                p * h,
+                p * h + h - 1,
+                access + p * h,
+                access + p * h + h - 1,
+                h * h,
+                fullest.1,
+                100.0 * fullest.0,
+                inside_refused[p as usize]
+            ));
+        }
+    }
+    if let Some(t) = toggle {
+        ui.data_mut(|d| d.insert_temp(open_id, t));
+        ui.ctx().request_repaint();
+    }
+    (hovered, widest)
+}
