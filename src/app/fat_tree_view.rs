@@ -310,6 +310,7 @@ pub fn fat_tree_ui(
     theme: Theme,
     selected: &mut Option<Selected>,
     title: &str,
+    scale_max: Option<f64>,
 ) -> Rect {
     let avail = ui.available_size().max(vec2(160.0, 160.0));
     // The key wraps to the width; its height last frame is kept so the
@@ -334,6 +335,10 @@ pub fn fat_tree_ui(
         .copied()
         .filter(|v| v.is_finite())
         .fold(0.0f64, f64::max);
+    // Runs side by side share one colour range.
+    let max_value = scale_max
+        .filter(|m| m.is_finite() && *m > 0.0)
+        .unwrap_or(max_value);
     let cx = Ctx {
         sim,
         theme,

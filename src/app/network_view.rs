@@ -323,7 +323,15 @@ pub fn network_ui_overlaid(
     overlay: &Overlay,
 ) -> Rect {
     if sim.time_slice().is_some() {
-        return super::fat_tree_view::fat_tree_ui(ui, sim, colouring, theme, selected, title);
+        return super::fat_tree_view::fat_tree_ui(
+            ui,
+            sim,
+            colouring,
+            theme,
+            selected,
+            title,
+            overlay.scale_max,
+        );
     }
     let net = sim.network();
     let size = ui.available_size().max(vec2(120.0, 120.0));
