@@ -32,6 +32,9 @@ pub enum Command {
     Paths(super::paths::PathsArgs),
     /// Exact channel-load analysis of oblivious routing on tori: IDEAL (ANALYTIC) throughput.
     Load(super::load::LoadArgs),
+    /// Campaigns: a file of axes over a scenario, run on all cores or as a
+    /// Slurm job array, resumed, merged and plotted.
+    Campaign(super::campaign::CampaignArgs),
 }
 
 fn parse_switching(s: &str) -> Result<Switching, String> {
