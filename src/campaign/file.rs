@@ -216,16 +216,17 @@ impl Campaign {
                 Vec::new()
             }
         };
-        if !problems.is_empty() {
+        // Without a base nothing else can be checked; otherwise the axes
+        // are checked value by value below, with the problems so far.
+        let Some(base) = base else {
             return Err(CampaignError { problems });
-        }
-        let base = base.unwrap_or_default();
+        };
         // The product, refused over the limit before it is expanded.
         let product = axes
             .iter()
             .fold(1u64, |p, (_, v)| p.saturating_mul(v.len() as u64));
         if product > crate::limits::MAX_CAMPAIGN_POINTS {
-            return Err(CampaignError::one(format!(
+            problems.push(format!(
                 "the axes make {} points ({}); at most {}: split the campaign or shorten an axis",
                 product,
                 axes.iter()
@@ -233,7 +234,8 @@ impl Campaign {
                     .collect::<Vec<_>>()
                     .join(" x "),
                 crate::limits::MAX_CAMPAIGN_POINTS
-            )));
+            ));
+            return Err(CampaignError { problems });
         }
         let mut base_value = serde_json::to_value(&base).unwrap_or_default();
         if let Value::Object(b) = &mut base_value {
@@ -241,8 +243,13 @@ impl Campaign {
         }
         // Every field of `set` and every axis value alone, with the
         // scenario's own messages.
-        let base_scenario = scenario_from(&base_value)
-            .map_err(|e| CampaignError::one(format!("base and set: {e}")))?;
+        let base_scenario = match scenario_from(&base_value) {
+            Ok(s) => s,
+            Err(e) => {
+                problems.push(format!("base and set: {e}"));
+                return Err(CampaignError { problems });
+            }
+        };
         let base_problems = base_scenario.problems();
         for (k, values) in &axes {
             let mut bad = Vec::new();
@@ -287,18 +294,20 @@ impl Campaign {
     pub fn check(&self) -> Result<(), CampaignError> {
         let mut problems = Vec::new();
         let mut seen = std::collections::BTreeSet::new();
+        // One message per distinct problem, with the first point it hits
+        // and how many more.
+        let mut found: Vec<(String, String, usize)> = Vec::new();
+        let mut note = |what: &str, id: &str, text: String| match found
+            .iter_mut()
+            .find(|(t, _, _)| *t == text)
+        {
+            Some(f) => f.2 += 1,
+            None => found.push((text, format!("point {id} ({what})"), 0)),
+        };
         for p in &self.points {
             let issues = p.scenario.problems();
             if !issues.is_empty() {
-                problems.push(format!(
-                    "point {} ({}): {}",
-                    p.id,
-                    self.describe(&p.scenario),
-                    issues.join("; ")
-                ));
-                if problems.len() >= 20 {
-                    break;
-                }
+                note(&self.describe(&p.scenario), &p.id, issues.join("; "));
                 continue;
             }
             let shape = Scenario {
@@ -311,13 +320,16 @@ impl Campaign {
             if seen.insert(serde_json::to_string(&shape).unwrap_or_default())
                 && let Err(e) = p.scenario.prepare()
             {
-                problems.push(format!(
-                    "point {} ({}): {}",
-                    p.id,
-                    self.describe(&p.scenario),
-                    e.problems.join("; ")
-                ));
+                note(&self.describe(&p.scenario), &p.id, e.problems.join("; "));
             }
+        }
+        for (text, first, more) in found {
+            let more = if more > 0 {
+                format!(" and {more} more points")
+            } else {
+                String::new()
+            };
+            problems.push(format!("{first}{more}: {text}"));
         }
         if problems.is_empty() {
             Ok(())
