@@ -250,11 +250,30 @@ impl Campaign {
                 return Err(CampaignError { problems });
             }
         };
-        let base_problems = base_scenario.problems();
+        // Each value is tried with the other axes at their first values
+        // (a value such as `worst` traffic may need the axes' routings
+        // rather than the base's); combinations are checked point by
+        // point in [`Campaign::check`].
+        let mut first = base_value.clone();
+        if let Value::Object(m) = &mut first {
+            for (k, values) in &axes {
+                m.insert(k.clone(), values[0].clone());
+            }
+        }
         for (k, values) in &axes {
+            // What this axis's values add to the problems of the same
+            // probe with the base's own value.
+            let mut reference = first.clone();
+            if let (Value::Object(m), Some(b)) = (&mut reference, base_value.get(k)) {
+                m.insert(k.clone(), b.clone());
+            }
+            let base_problems = match scenario_from(&reference) {
+                Ok(s) => s.problems(),
+                Err(_) => base_scenario.problems(),
+            };
             let mut bad = Vec::new();
             for v in values {
-                let mut probe = base_value.clone();
+                let mut probe = first.clone();
                 if let Value::Object(m) = &mut probe {
                     m.insert(k.clone(), v.clone());
                 }
