@@ -9,7 +9,8 @@
 # FILE defaults to assets/campaigns/drb-comparison.json (4 500 points),
 # OUT_DIR to target/campaign-demo; options after `--` go to every
 # `campaign run` (e.g. `-- --set warmup=1000 --set cycles=4000` for short
-# runs). BIN=path/to/routelab skips the build.
+# runs). BIN=path/to/routelab skips the build; REUSE_WHOLE=1 keeps the
+# uninterrupted run of an earlier call (the run then finds every point done).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,7 +26,12 @@ else
     cargo build --release --no-default-features --bin routelab --quiet
     B=target/release/routelab
 fi
-rm -rf "$OUT"
+# REUSE_WHOLE=1 keeps a finished uninterrupted run from before.
+if [ "${REUSE_WHOLE:-}" = 1 ]; then
+    rm -rf "$OUT/resumed"
+else
+    rm -rf "$OUT"
+fi
 mkdir -p "$OUT"
 total=$("$B" campaign run "$FILE" --out "$OUT/whole" "${OPTS[@]}" --check | sed -E 's/.*: ([0-9]+) points.*/\1/')
 echo "== $FILE: $total points"
@@ -34,14 +40,14 @@ echo "== 1. uninterrupted"
 s=$(date +%s.%N)
 ROUTELAB_PROGRESS_INTERVAL_MS=30000 "$B" campaign run "$FILE" --out "$OUT/whole" "${OPTS[@]}"
 e=$(date +%s.%N)
-echo "uninterrupted: $(python3 -c "print(round($e - $s, 1))") s"
+echo "uninterrupted: $(python3 -c "print(round($e - $s, 1))") s (0 s: reused)"
 
 echo "== 2. interrupted with SIGINT once half the points are done"
 s=$(date +%s.%N)
 ROUTELAB_PROGRESS_INTERVAL_MS=5000 "$B" campaign run "$FILE" --out "$OUT/resumed" "${OPTS[@]}" &
 pid=$!
 while kill -0 "$pid" 2>/dev/null; do
-    n=$(find "$OUT/resumed/points" -name '*.json' 2>/dev/null | wc -l)
+    n=$(find "$OUT/resumed/points" -name '*.json' 2>/dev/null | wc -l || true)
     if [ "$n" -ge $((total / 2)) ]; then
         kill -INT "$pid"
         break

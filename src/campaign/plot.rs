@@ -293,6 +293,13 @@ fn subtitle(t: &Table) -> String {
     parts.join(", ")
 }
 
+/// `0.25`, `100`, `0.3`: an axis label without trailing zeros.
+fn trim_number(x: f64) -> String {
+    let s = format!("{x:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.to_string() }
+}
+
 /// Figure size for `n` panels: up to three a row, 460x340 each.
 fn size(n: usize) -> (u32, u32) {
     let cols = n.clamp(1, 3) as u32;
@@ -319,7 +326,7 @@ where
 {
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(e)?;
-    let (w, h) = root.dim_in_pixel();
+    let (_, h) = root.dim_in_pixel();
     let (head, rest) = root.split_vertically(64);
     let (body, legend) = rest.split_vertically(h - 64 - 56);
     head.draw(&Text::new(
@@ -374,9 +381,12 @@ where
             .y_desc(labels.y)
             .label_style(("sans-serif", 13))
             .axis_desc_style(("sans-serif", 14))
-            .light_line_style(RGBColor(235, 235, 235))
-            .x_labels(6)
+            .light_line_style(RGBColor(246, 246, 246))
+            .bold_line_style(RGBColor(220, 220, 220))
+            .x_labels(7)
             .y_labels(6)
+            .x_label_formatter(&|x| trim_number(*x))
+            .y_label_formatter(&|y| trim_number(*y))
             .draw()
             .map_err(e)?;
         if labels.diagonal {
@@ -423,7 +433,6 @@ where
     // One legend for every panel, below them: it hides no data.
     let mut x = 14i32;
     let y = 24i32;
-    let _ = w;
     for (i, name) in names.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         legend
@@ -449,6 +458,18 @@ where
             .unwrap_or(8 * label.len() as i32);
         x += 32 + width + 24;
     }
+    let note = if labels.diagonal {
+        "line: mean over seeds; band: 95 % confidence interval; dashed: accepted = offered"
+    } else {
+        "line: mean over seeds; band: 95 % confidence interval; curves end at saturation"
+    };
+    legend
+        .draw(&Text::new(
+            note.to_string(),
+            (x.max(14) + 12, y - 7),
+            ("sans-serif", 13).into_font().color(&RGBColor(90, 90, 90)),
+        ))
+        .map_err(e)?;
     root.present().map_err(e)?;
     Ok(())
 }
