@@ -314,14 +314,21 @@ impl Display {
     }
 
     fn update(&self, c: Counts) {
+        let mut first = false;
         if let Ok(mut g) = self.counts.lock() {
             if g.1 == usize::MAX {
                 g.1 = c.done; // found done before this run
+                first = true;
             }
             g.0 = c;
         }
         if let Some(b) = &self.bar {
             b.set_position(c.done as u64);
+            if first {
+                // The time left counts only this run's pace.
+                b.reset_eta();
+                b.enable_steady_tick(Duration::from_secs(1));
+            }
             b.set_message(format!("{} running, {} left", c.running, c.left));
         }
     }
