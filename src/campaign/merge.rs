@@ -220,7 +220,9 @@ pub fn merge(dir: &Path) -> Result<Table, String> {
         };
         (pos, text)
     };
-    let mut groups: BTreeMap<Vec<(usize, String)>, (Vec<Value>, Vec<usize>)> = BTreeMap::new();
+    // Sort key (each input's rank) -> (the inputs' values, the points).
+    type Groups = BTreeMap<Vec<(usize, String)>, (Vec<Value>, Vec<usize>)>;
+    let mut groups = Groups::new();
     for (i, s) in scenarios.iter().enumerate() {
         let key = key_of(s);
         let order: Vec<(usize, String)> =

@@ -226,15 +226,17 @@ pub fn plot(table: &Table, title: &str, by: &By, out: &Path) -> Result<Vec<PathB
     Ok(written)
 }
 
+/// Each panel's name and curves, each curve's name and rows.
+type PanelRows<'a> = Vec<(String, Vec<(String, Vec<&'a Vec<Value>>)>)>;
+
 /// The rows of each panel and curve, in row order.
-#[allow(clippy::type_complexity)]
 fn panels<'a>(
     rows: &[&'a Vec<Value>],
     panel: Option<usize>,
     curve: Option<usize>,
     load: usize,
-) -> Vec<(String, Vec<(String, Vec<&'a Vec<Value>>)>)> {
-    let mut out: Vec<(String, Vec<(String, Vec<&Vec<Value>>)>)> = Vec::new();
+) -> PanelRows<'a> {
+    let mut out: PanelRows<'a> = Vec::new();
     for &r in rows {
         let p = panel.map(|i| plain(&r[i])).unwrap_or_default();
         let c = curve.map(|i| plain(&r[i])).unwrap_or_default();
