@@ -208,7 +208,15 @@ pub fn plot(table: &Table, title: &str, by: &By, out: &Path) -> Result<Vec<PathB
                 y: &ylabel,
                 diagonal: !stop_at_saturation,
             };
-            let (w, h) = size(data.len());
+            let mut names: Vec<String> = Vec::new();
+            for (_, cs) in &data {
+                for (c, _) in cs {
+                    if !names.contains(c) {
+                        names.push(c.clone());
+                    }
+                }
+            }
+            let (w, h) = size(data.len(), &names);
             let svg = out.join(format!("{stem}{suffix}.svg"));
             {
                 let root = SVGBackend::new(&svg, (w, h)).into_drawing_area();
@@ -302,11 +310,35 @@ fn trim_number(x: f64) -> String {
     if s == "-0" { "0".into() } else { s.to_string() }
 }
 
-/// Figure size for `n` panels: up to three a row, 460x340 each.
-fn size(n: usize) -> (u32, u32) {
+/// Width of a legend entry: its line, its label (about 8 pixels a
+/// character at 15 px), a gap.
+fn legend_item_width(label: &str) -> i32 {
+    32 + 8 * label.chars().count() as i32 + 24
+}
+
+/// Legend rows `names` need in a figure `width` pixels wide.
+fn legend_rows(names: &[String], width: u32) -> u32 {
+    let mut rows = 1;
+    let mut x = 14;
+    for n in names {
+        let w = legend_item_width(n);
+        if x > 14 && x + w > width as i32 - 14 {
+            rows += 1;
+            x = 14;
+        }
+        x += w;
+    }
+    rows
+}
+
+/// Figure size for `n` panels (up to three a row, 460x340 each, at
+/// least 980 wide) and a legend of `names`.
+fn size(n: usize, names: &[String]) -> (u32, u32) {
     let cols = n.clamp(1, 3) as u32;
     let rows = n.max(1).div_ceil(3) as u32;
-    (cols * 460 + 20, rows * 340 + 150)
+    let width = (cols * 460 + 20).max(980);
+    let legend = legend_rows(names, width) * 24 + 32;
+    (width, rows * 340 + 64 + legend + 8)
 }
 
 struct Labels<'a> {
@@ -328,9 +360,18 @@ where
 {
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(e)?;
-    let (_, h) = root.dim_in_pixel();
+    let (w, _) = root.dim_in_pixel();
+    let mut names: Vec<String> = Vec::new();
+    for (_, cs) in data {
+        for (c, _) in cs {
+            if !names.contains(c) {
+                names.push(c.clone());
+            }
+        }
+    }
+    let panel_rows = data.len().max(1).div_ceil(3) as u32;
     let (head, rest) = root.split_vertically(64);
-    let (body, legend) = rest.split_vertically(h - 64 - 56);
+    let (body, legend) = rest.split_vertically(panel_rows * 340);
     head.draw(&Text::new(
         labels.title.to_string(),
         (14, 10),
@@ -361,14 +402,6 @@ where
     } else {
         1.0
     };
-    let mut names: Vec<String> = Vec::new();
-    for (_, cs) in data {
-        for (c, _) in cs {
-            if !names.contains(c) {
-                names.push(c.clone());
-            }
-        }
-    }
     for (cell, (pname, curves)) in cells.iter().zip(data) {
         let mut chart = ChartBuilder::on(cell)
             .caption(pname, ("sans-serif", 18))
@@ -434,9 +467,15 @@ where
     }
     // One legend for every panel, below them: it hides no data.
     let mut x = 14i32;
-    let y = 24i32;
+    let mut y = 20i32;
     for (i, name) in names.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
+        let label = if name.is_empty() { "mean" } else { name };
+        let item = legend_item_width(label);
+        if x > 14 && x + item > w as i32 - 14 {
+            x = 14;
+            y += 24;
+        }
         legend
             .draw(&PathElement::new(
                 vec![(x, y), (x + 26, y)],
@@ -446,7 +485,6 @@ where
         legend
             .draw(&Circle::new((x + 13, y), 3, colour.filled()))
             .map_err(e)?;
-        let label = if name.is_empty() { "mean" } else { name };
         legend
             .draw(&Text::new(
                 label.to_string(),
@@ -454,11 +492,7 @@ where
                 ("sans-serif", 15).into_font().color(&BLACK),
             ))
             .map_err(e)?;
-        let width = legend
-            .estimate_text_size(label, &("sans-serif", 15).into_text_style(&legend))
-            .map(|(w, _)| w as i32)
-            .unwrap_or(8 * label.len() as i32);
-        x += 32 + width + 24;
+        x += item;
     }
     let note = if labels.diagonal {
         "line: mean over seeds; band: 95 % confidence interval; dashed: accepted = offered"
@@ -468,7 +502,7 @@ where
     legend
         .draw(&Text::new(
             note.to_string(),
-            (x.max(14) + 12, y - 7),
+            (14, y + 16),
             ("sans-serif", 13).into_font().color(&RGBColor(90, 90, 90)),
         ))
         .map_err(e)?;
