@@ -239,7 +239,8 @@ impl Campaign {
         }
         let mut base_value = serde_json::to_value(&base).unwrap_or_default();
         if let Value::Object(b) = &mut base_value {
-            b.extend(set.clone());
+            // Unknown fields are reported above, once.
+            b.extend(set.clone().into_iter().filter(|(k, _)| fields.contains(k)));
         }
         // Every field of `set` and every axis value alone, with the
         // scenario's own messages.
