@@ -35,6 +35,7 @@ run "$CORE" fuzz_specs topology_specs
 run "$CORE" fuzz_specs routing_specs
 run "$CORE" fuzz_specs traffic_specs
 run "$CORE" fuzz_scenario scenario_json
+run "$CORE" fuzz_campaign campaign_files
 run "$CORE" fuzz_edge_list edge_list_files
 run "" fuzz_share url_fragments
 run "" fuzz_share valid_scenarios_survive_a_share_link

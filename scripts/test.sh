@@ -24,6 +24,9 @@ cargo test --release --no-default-features --test fattree_preset
 echo "== tests: everything"
 cargo test
 
+echo "== campaigns: a one-node Slurm cluster runs a job array of 3 tasks (root; installs slurm-wlm and munge)"
+bash scripts/slurm-test.sh
+
 echo "== web: set-up (trunk, wasm-bindgen-cli, chromium, playwright-core), then the real-browser test"
 bash scripts/web-setup.sh
 bash scripts/web-test.sh

@@ -31,4 +31,7 @@ pub mod traffic;
 pub mod app;
 
 #[cfg(not(target_arch = "wasm32"))]
+pub mod campaign;
+
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

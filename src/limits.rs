@@ -118,6 +118,13 @@ pub const MAX_GA_GENES: u64 = 1 << 25;
 /// GA population size.
 pub const GA_POPULATION: RangeInclusive<u64> = 2..=100_000;
 
+/// Most points of a campaign (the product of its axes, 100 000): each point
+/// is a result file in one directory and a row the merge reads back, and
+/// every point is checked as a scenario before any runs (a few seconds at
+/// this size). The product is refused before it is expanded; a bigger study
+/// is several campaigns. The DRB comparison is 4 500 points.
+pub const MAX_CAMPAIGN_POINTS: u64 = 100_000;
+
 /// How big a network is, without building it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NetworkSize {

@@ -149,7 +149,7 @@ impl SweepJob {
             budget -= n;
             if failed || sim.now() >= end {
                 let s = sim.summary();
-                let saturated = failed || s.accepted < 0.95 * s.generated;
+                let saturated = failed || s.is_saturated();
                 self.progress.points.push(SweepPoint {
                     routing: routing.clone(),
                     offered: *load,

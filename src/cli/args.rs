@@ -34,6 +34,9 @@ pub enum Command {
     Load(super::load::LoadArgs),
     /// Open the desktop app on a scenario, preset, tour or recorded demo.
     App(super::app::AppArgs),
+    /// Campaigns: a file of axes over a scenario, run on all cores or as a
+    /// Slurm job array, resumed, merged and plotted.
+    Campaign(super::campaign::CampaignArgs),
 }
 
 fn parse_switching(s: &str) -> Result<Switching, String> {

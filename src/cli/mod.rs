@@ -1,10 +1,11 @@
 //! The headless command line: `routelab sim`, `routelab sweep`,
-//! `routelab topo`, `routelab paths`. Bad input exits with code 2 and a one-line message
+//! `routelab topo`, `routelab paths`, `routelab campaign`. Bad input exits with code 2 and a one-line message
 //! naming the field and the accepted values; a run that fails (deadlock)
 //! exits with 1.
 
 mod app;
 mod args;
+mod campaign;
 mod load;
 mod paths;
 mod progress;
@@ -32,11 +33,13 @@ fn emit(text: &str) -> Result<(), CliError> {
     }
 }
 
-/// A CLI failure: bad input (exit 2) or a failed run (exit 1).
+/// A CLI failure: bad input (exit 2), a failed run (exit 1) or a run
+/// stopped by Ctrl-C (exit 130, as a shell reports SIGINT).
 #[derive(Debug)]
 pub enum CliError {
     Input(String),
     Run(String),
+    Stopped(String),
 }
 
 impl CliError {
@@ -44,11 +47,12 @@ impl CliError {
         match self {
             CliError::Input(_) => ExitCode::from(2),
             CliError::Run(_) => ExitCode::from(1),
+            CliError::Stopped(_) => ExitCode::from(130),
         }
     }
     pub fn message(&self) -> &str {
         match self {
-            CliError::Input(m) | CliError::Run(m) => m,
+            CliError::Input(m) | CliError::Run(m) | CliError::Stopped(m) => m,
         }
     }
 }
@@ -73,6 +77,7 @@ pub fn run(cmd: Command) -> Result<(), CliError> {
         Command::Load(a) => load::run(a),
         // The binary opens the app itself when it has the GUI.
         Command::App(_) => Err(app::without_gui()),
+        Command::Campaign(a) => campaign::run(a),
     };
     progress::finish();
     result

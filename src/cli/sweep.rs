@@ -130,7 +130,7 @@ pub fn sweep(
                 };
                 let (_, report) = run_scenario(&s)?;
                 on_point();
-                let saturated = report.summary.accepted < 0.95 * report.summary.generated;
+                let saturated = report.summary.is_saturated();
                 Ok(SweepPoint { report, saturated })
             })
             .collect();

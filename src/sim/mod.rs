@@ -47,6 +47,8 @@ pub use output_queued::OutputQueued;
 pub use packet::{ACK_EPOCH, Packet, PacketSlab};
 pub use pairs::{PairCounter, PairStats, coefficient_of_variation};
 pub use stats::{ChannelCounters, Lifetime, Stats, WindowSample};
-pub use summary::{PaperMetrics, RequestCounts, RunInfo, Summary};
+pub use summary::{
+    PaperMetrics, RequestCounts, RunInfo, SATURATION_ACCEPTED_SHARE, Summary, saturated,
+};
 pub use timeslice::{SliceTraffic, TimeSlice, check_combination};
 pub use watchdog::Watchdog;

@@ -175,7 +175,25 @@ pub struct RequestCounts {
     pub refused_transmissions: u64,
 }
 
+/// The share of the generated flits a run must deliver not to count as
+/// saturated: a load point is saturated when its accepted throughput falls
+/// below 95 % of the flits generated in the measured cycles (its source
+/// queues grow without bound). `routelab sweep`, the app's sweeps and
+/// `routelab campaign merge` all use this rule ([`saturated`]).
+pub const SATURATION_ACCEPTED_SHARE: f64 = 0.95;
+
+/// Whether a load point that generated `generated` and accepted `accepted`
+/// flits per host per cycle is saturated ([`SATURATION_ACCEPTED_SHARE`]).
+pub fn saturated(accepted: f64, generated: f64) -> bool {
+    accepted < SATURATION_ACCEPTED_SHARE * generated
+}
+
 impl Summary {
+    /// Whether this run is saturated ([`saturated`]).
+    pub fn is_saturated(&self) -> bool {
+        saturated(self.accepted, self.generated)
+    }
+
     /// The summary of a run's statistics.
     pub fn of(st: &Stats, run: RunInfo<'_>) -> Summary {
         let measured = run.now.saturating_sub(st.measure_start());
