@@ -310,6 +310,8 @@ impl RoutelabApp {
             Err(e) => self.error(format!("PNG export failed: {e}")),
         }
         // `routelab app --screenshot`: done, close the window.
+        #[cfg(target_arch = "wasm32")]
+        let _ = closing;
         #[cfg(not(target_arch = "wasm32"))]
         if closing && self.auto_screenshot.is_some() {
             if let Some(Message {
