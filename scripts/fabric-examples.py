@@ -27,25 +27,30 @@ def ca_guid(h):
 def fattree():
     spines, leaves, par, hosts = 2, 4, 6, 24
     n = spines + leaves
-    names = [f"MF0;spine{i + 1:02d}:MSB7700/U1" for i in range(spines)] + [
-        f"MF0;leaf{i + 1:02d}:MSB7700/U1" for i in range(leaves)
-    ]
+    # Discovery order, as ibnetdiscover prints it from a host on leaf01:
+    # leaf01, then the spines, then the other leaves.
+    leaf_ids = [0] + list(range(spines + 1, n))
+    spine_ids = list(range(1, spines + 1))
+    names = [""] * n
+    for i, s in enumerate(spine_ids):
+        names[s] = f"MF0;spine{i + 1:02d}:MSB7700/U1"
+    for i, s in enumerate(leaf_ids):
+        names[s] = f"MF0;leaf{i + 1:02d}:MSB7700/U1"
     lid = {s: s + 1 for s in range(n)}
     # ports[s][p] = ("S", t, q) or ("H", h)
     ports = [dict() for _ in range(n)]
     host_lid = {}
-    for li in range(leaves):
-        leaf = spines + li
+    for li, leaf in enumerate(leaf_ids):
         for k in range(hosts):
             h = li * hosts + k
             ports[leaf][k + 1] = ("H", h)
             host_lid[h] = n + 1 + h
-        for si in range(spines):
+        for si, spine in enumerate(spine_ids):
             for k in range(par):
                 p = hosts + si * par + k + 1
                 q = li * par + k + 1
-                ports[leaf][p] = ("S", si, q)
-                ports[si][q] = ("S", leaf, p)
+                ports[leaf][p] = ("S", spine, q)
+                ports[spine][q] = ("S", leaf, p)
     return n, names, lid, ports, host_lid, leaves * hosts, 36, lambda s, p: "4xEDR"
 
 
@@ -121,7 +126,7 @@ def ibsim(fabric, path):
     """ibsim style: short node ids, Hca records, w=/e= options, switch-to-switch
     cables listed once (from the leaves), adapters' cables from the adapters."""
     n, names, lid, ports, host_lid, nhosts, nports, speed = fabric
-    short = ["spine01", "spine02"] + [f"leaf{i + 1:02d}" for i in range(n - 2)]
+    short = [names[s].split(";")[1].split(":")[0] for s in range(n)]
     out = ["# ibsim network file: 2-level fat tree, 4 leaves x 2 spines, 6 cables per",
            "# leaf-spine pair, 24 adapters per leaf (EDR: w=2 is 4x, e=2 is EDR).", ""]
     host_at = {}
@@ -131,7 +136,7 @@ def ibsim(fabric, path):
             peer = ports[s][p]
             if peer[0] == "H":
                 host_at[peer[1]] = (s, p)
-            elif peer[1] < s:  # listed once, from the leaf
+            elif "leaf" in short[s]:  # listed once, from the leaf
                 out.append(f'[{p}]\t"{short[peer[1]]}"[{peer[2]}]\tw=2 e=2')
         out.append("")
     for h in range(nhosts):

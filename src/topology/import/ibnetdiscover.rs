@@ -264,7 +264,7 @@ pub fn parse_records(path: &str, text: &str, dialect: Dialect) -> Result<RawFabr
                 }
             }
             record = None;
-            pending_header = Some(line_no);
+            pending_header.get_or_insert(line_no);
             continue;
         }
         if ibsim && (t.starts_with("include") || t.starts_with("do ") || t.starts_with('@')) {
