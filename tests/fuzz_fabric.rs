@@ -163,7 +163,7 @@ fn check(net: &Network) -> Result<(), String> {
         let ch = net.channel(2 * k as u32);
         let want = routelab::topology::Endpoint::Switch {
             switch: c.a,
-            port: (c.a_port - f.port_base) as u16,
+            port: c.a_port - f.port_base,
         };
         if ch.src != want {
             return Err(format!("cable {k} is not channel {}", 2 * k));

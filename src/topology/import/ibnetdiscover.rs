@@ -124,11 +124,11 @@ impl<'a> Cur<'a> {
     fn skip_ext(&mut self) {
         let save = self.s;
         self.ws();
-        if self.s.starts_with("[ext") {
-            if let Some(end) = self.s.find(']') {
-                self.s = &self.s[end + 1..];
-                return;
-            }
+        if self.s.starts_with("[ext")
+            && let Some(end) = self.s.find(']')
+        {
+            self.s = &self.s[end + 1..];
+            return;
         }
         self.s = save;
     }

@@ -471,6 +471,13 @@ pub fn parse_width_speed(word: &str) -> Option<(String, f64)> {
     Some((word.to_string(), lanes as f64 * rate))
 }
 
+/// A node (index into [`RawFabric::nodes`]) and one of its port indices.
+type NodePort = (usize, u16);
+
+/// A host: (rank key, switch, switch port, adapter node, adapter port,
+/// listing).
+type HostEnd = ((u64, u64), SwitchId, PortId, usize, u16, usize);
+
 /// Check the description across records and build the network.
 pub fn assemble(
     spec: String,
@@ -511,7 +518,7 @@ pub fn assemble(
     }
     let mut ends: HashMap<(usize, u16), End> = HashMap::new();
     // Cables in listing order: (a end, b end, first listing).
-    let mut cables: Vec<((usize, u16), (usize, u16), usize)> = Vec::new();
+    let mut cables: Vec<(NodePort, NodePort, usize)> = Vec::new();
     let mut confirmed: Vec<bool> = Vec::new();
     let mut cable_of: HashMap<(usize, u16), usize> = HashMap::new();
     for (li, l) in listings.iter().enumerate() {
@@ -690,8 +697,7 @@ pub fn assemble(
 
     // Links (switch to switch) and hosts (adapter port to switch port).
     let mut links: Vec<(SwitchId, PortId, SwitchId, PortId, usize)> = Vec::new();
-    // (rank key, switch, switch port, adapter node, adapter port, listing)
-    let mut host_ends: Vec<((u64, u64), SwitchId, PortId, usize, u16, usize)> = Vec::new();
+    let mut host_ends: Vec<HostEnd> = Vec::new();
     for &(x, y, li) in &cables {
         match (switch_of[x.0], switch_of[y.0]) {
             (Some(a), Some(b)) => {
