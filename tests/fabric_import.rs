@@ -401,8 +401,7 @@ fn cli_exits_2_with_the_line() {
 }
 
 /// Everything applies: up*/down* routing, `paths:` routings with the GA and
-/// SA, traffic patterns, on both examples; D-mod-k refuses (it needs the
-/// `fattree:K` numbering).
+/// SA, traffic patterns, on both examples; D-mod-k on the fat tree.
 #[test]
 fn routings_run_on_imported_fabrics() {
     for t in [
@@ -442,13 +441,46 @@ fn routings_run_on_imported_fabrics() {
             );
         }
     }
+    // D-mod-k finds the fat tree's levels from the wiring, in all three
+    // formats alike, and refuses the irregular fabric.
+    let dmodk: Vec<String> = [
+        "ibnetdiscover:assets/fabrics/fattree-4x2-ibnetdiscover.txt",
+        "anynet:assets/fabrics/fattree-4x2.anynet",
+    ]
+    .iter()
+    .map(|t| {
+        let (code, out, err) = routelab(&[
+            "sim",
+            "--topology",
+            t,
+            "--routing",
+            "dmodk",
+            "--traffic",
+            "uniform",
+            "--load",
+            "0.3",
+            "--cycles",
+            "1500",
+            "--warmup",
+            "300",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{t}: {err}");
+        let mut v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        for k in ["elapsed_ms", "cycles_per_second", "topology"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v.to_string()
+    })
+    .collect();
+    assert_eq!(dmodk[0], dmodk[1]);
     let (code, _, err) = routelab(&[
         "sim",
         "--topology",
-        "ibnetdiscover:assets/fabrics/fattree-4x2-ibnetdiscover.txt",
+        "ibnetdiscover:assets/fabrics/irregular-9-ibnetdiscover.txt",
         "--routing",
         "dmodk",
     ]);
     assert_eq!(code, 2);
-    assert!(err.contains("fattree"), "{err}");
+    assert!(err.contains("dmodk needs a fat tree"), "{err}");
 }

@@ -48,6 +48,7 @@ pub mod anynet;
 pub mod ibnetdiscover;
 pub mod ibsim;
 
+pub use super::layout::levels;
 use super::{HostId, Network, NetworkBuilder, PortId, Shape, SwitchId, TopologyError, layout};
 use crate::limits::{
     MAX_FILE_BYTES, MAX_FILE_LINKS, MAX_IRREGULAR_SWITCHES, MAX_PORTS, NetworkSize,
