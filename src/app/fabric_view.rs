@@ -94,7 +94,7 @@ pub fn channel_details_ui(ui: &mut egui::Ui, net: &Network, c: ChannelId) {
                 (cable.b, cable.b_port, cable.a, cable.a_port)
             };
             ui.label(format!(
-                "{} [{from_port}] → {} [{to_port}]",
+                "{} [{from_port}] -> {} [{to_port}]",
                 f.switch_label(from),
                 f.switch_label(to)
             ));

@@ -16,7 +16,7 @@
 //! - a fabric whose switches are not connected is refused (line 0);
 //! - the size limits of [`crate::limits`] apply: at most
 //!   [`MAX_IRREGULAR_SWITCHES`] switches, [`MAX_PORTS`] ports per switch,
-//!   [`MAX_FILE_LINKS`] cables, [`MAX_FILE_BYTES`] bytes of file, and the
+//!   [`MAX_FILE_LINKS`] cables, [`crate::limits::MAX_FILE_BYTES`] bytes of file, and the
 //!   host and channel limits of every network.
 //!
 //! Nothing is half-built: the network exists only once every check passed.
@@ -50,9 +50,7 @@ pub mod ibsim;
 
 pub use super::layout::levels;
 use super::{HostId, Network, NetworkBuilder, PortId, Shape, SwitchId, TopologyError, layout};
-use crate::limits::{
-    MAX_FILE_BYTES, MAX_FILE_LINKS, MAX_IRREGULAR_SWITCHES, MAX_PORTS, NetworkSize,
-};
+use crate::limits::{MAX_FILE_LINKS, MAX_IRREGULAR_SWITCHES, MAX_PORTS, NetworkSize};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -310,7 +308,7 @@ pub fn bundled(path: &str) -> Option<&'static str> {
     BUNDLED.iter().find(|(p, _)| *p == path).map(|(_, t)| *t)
 }
 
-/// Read a fabric file (at most [`MAX_FILE_BYTES`]); a bundled example's
+/// Read a fabric file (at most [`crate::limits::MAX_FILE_BYTES`]); a bundled example's
 /// path that cannot be read (the browser, another working directory) gives
 /// the compiled-in copy.
 pub fn read(path: &str) -> Result<String, TopologyError> {
@@ -327,6 +325,7 @@ pub fn read(path: &str) -> Result<String, TopologyError> {
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
+        use crate::limits::MAX_FILE_BYTES;
         use std::io::Read;
         let mut text = String::new();
         match std::fs::File::open(path)
