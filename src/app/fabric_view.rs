@@ -88,7 +88,7 @@ pub fn channel_details_ui(ui: &mut egui::Ui, net: &Network, c: ChannelId) {
             let Some(cable) = f.cables.get(c as usize / 2) else {
                 return;
             };
-            let (from, from_port, to, to_port) = if c % 2 == 0 {
+            let (from, from_port, to, to_port) = if c.is_multiple_of(2) {
                 (cable.a, cable.a_port, cable.b, cable.b_port)
             } else {
                 (cable.b, cable.b_port, cable.a, cable.a_port)
