@@ -37,6 +37,8 @@ run "$CORE" fuzz_specs traffic_specs
 run "$CORE" fuzz_scenario scenario_json
 run "$CORE" fuzz_campaign campaign_files
 run "$CORE" fuzz_edge_list edge_list_files
+run "$CORE" fuzz_fabric edited_examples
+run "$CORE" fuzz_fabric random_record_files
 run "" fuzz_share url_fragments
 run "" fuzz_share valid_scenarios_survive_a_share_link
 run "$CORE" fuzz_cli malformed_invocations

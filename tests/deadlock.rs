@@ -20,6 +20,9 @@ const NETWORKS: &[&str] = &[
     "midimew:16",
     "fattree:4",
     "irregular:16:seed=1",
+    // Fabrics read from files (issue 26): parallel cables, uneven hosts.
+    "ibnetdiscover:assets/fabrics/fattree-4x2-ibnetdiscover.txt",
+    "ibnetdiscover:assets/fabrics/irregular-9-ibnetdiscover.txt",
 ];
 
 #[test]

@@ -22,6 +22,7 @@ mod commands;
 pub mod digest_run;
 pub mod drb_panel;
 pub mod export;
+pub mod fabric_view;
 pub mod fat_tree_view;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod file_dialog;

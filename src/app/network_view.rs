@@ -351,7 +351,8 @@ pub fn network_ui_overlaid(
     let width = (spacing_px * 0.07).clamp(1.0, 4.0);
     let offset = (spacing_px * 0.07).clamp(1.0, 4.0);
 
-    // Channel geometry.
+    // Channel geometry (parallel cables of an imported fabric as a fan).
+    let fan = super::fabric_view::parallel_fan(net);
     let mut geoms = Vec::with_capacity(net.num_network_channels());
     for c in 0..net.num_network_channels() as ChannelId {
         let ch = net.channel(c);
@@ -376,10 +377,17 @@ pub fn network_ui_overlaid(
             let dir = d.normalized();
             let n = vec2(-dir.y, dir.x) * offset;
             let shrink = dir * radius;
-            geoms.push(ChannelGeom {
-                id: c,
-                segments: vec![[pa + shrink + n, pb - shrink + n]],
-            });
+            let f = fan.get(c as usize).copied().unwrap_or(0.0);
+            let segments = if f == 0.0 {
+                vec![[pa + shrink + n, pb - shrink + n]]
+            } else {
+                // Bent at its middle, away from its siblings (the same side
+                // for both directions of one cable).
+                let along = if a < b { dir } else { -dir };
+                let mid = pa + d * 0.5 + vec2(-along.y, along.x) * f * (offset * 3.0).max(4.0);
+                vec![[pa + shrink + n, mid + n], [mid + n, pb - shrink + n]]
+            };
+            geoms.push(ChannelGeom { id: c, segments });
         }
     }
 
@@ -640,8 +648,11 @@ fn describe(net: &Network, sim: &Simulation, colouring: &Colouring, h: Selected)
                 .get(s as usize)
                 .copied()
                 .unwrap_or(0.0);
+            let name = super::fabric_view::switch_label(net, s)
+                .map(|l| format!(": {l}"))
+                .unwrap_or_default();
             format!(
-                "switch {s}\n{} neighbours, {} hosts\nmean latency of packets to it: {lat:.1} cycles\nclick for buffers per VC",
+                "switch {s}{name}\n{} neighbours, {} hosts\nmean latency of packets to it: {lat:.1} cycles\nclick for buffers per VC",
                 net.neighbours(s).count(),
                 net.hosts_of(s).count()
             )
@@ -673,6 +684,7 @@ pub fn details_ui(ui: &mut egui::Ui, sim: &Simulation, selected: Selected, theme
     match selected {
         Selected::Switch(s) if (s as usize) < net.num_switches() => {
             ui.heading(format!("Switch {s}"));
+            super::fabric_view::switch_details_ui(ui, net, s);
             let to = sim
                 .latency_by_destination_switch()
                 .get(s as usize)
@@ -745,6 +757,7 @@ pub fn details_ui(ui: &mut egui::Ui, sim: &Simulation, selected: Selected, theme
                 Network::endpoint_name(ch.src),
                 Network::endpoint_name(ch.dst)
             ));
+            super::fabric_view::channel_details_ui(ui, net, c);
             ui.separator();
             for m in Metric::ALL.into_iter().filter(|m| m.available(sim)) {
                 let v = m.values(sim).get(c as usize).copied().unwrap_or(0.0);

@@ -120,6 +120,14 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../assets/scenarios/oblivious-j-torus8-worst-rlbth.json"),
     ),
     (
+        "paths-fabric-fattree-ibnetdiscover.json",
+        include_str!("../../assets/scenarios/paths-fabric-fattree-ibnetdiscover.json"),
+    ),
+    (
+        "paths-fabric-irregular-ibnetdiscover.json",
+        include_str!("../../assets/scenarios/paths-fabric-irregular-ibnetdiscover.json"),
+    ),
+    (
         "paths-irregular-16-sa.json",
         include_str!("../../assets/scenarios/paths-irregular-16-sa.json"),
     ),

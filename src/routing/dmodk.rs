@@ -2,7 +2,9 @@
 //! InfiniBand fat trees use): going up, an access switch takes uplink
 //! `d mod (k/2)` and an aggregate switch takes uplink `(d / (k/2)) mod (k/2)`,
 //! where d is the destination host id; going down is unique. Up then down
-//! only, so it is deadlock-free on any number of virtual channels.
+//! only, so it is deadlock-free on any number of virtual channels. On a fat
+//! tree read from a fabric file, [`super::dmodk_fabric`] finds the levels
+//! from the wiring.
 
 use super::kind::{Family, RoutingBuild, RoutingKind, options};
 use super::{Candidates, Hop, Routing};
@@ -32,7 +34,12 @@ impl RoutingBuild for DModKSpec {
     fn applies_to(&self, net: &Network) -> Result<(), String> {
         match net.shape() {
             Shape::FatTree { .. } => Ok(()),
-            _ => Err("dmodk needs a fattree topology".into()),
+            _ if net.fabric().is_some() => {
+                super::dmodk_fabric::FabricDModK::new(net, 1).map(|_| ())
+            }
+            _ => {
+                Err("dmodk needs a fattree topology (or a fat tree read from a fabric file)".into())
+            }
         }
     }
     /// Up then down only: acyclic on one virtual channel.
@@ -42,7 +49,12 @@ impl RoutingBuild for DModKSpec {
     fn build(&self, net: &Network, vcs: u8) -> Result<Box<dyn Routing>, String> {
         match net.shape() {
             Shape::FatTree { k } => Ok(Box::new(DModK::new(*k, vcs))),
-            _ => Err("dmodk needs a fattree topology".into()),
+            _ if net.fabric().is_some() => {
+                Ok(Box::new(super::dmodk_fabric::FabricDModK::new(net, vcs)?))
+            }
+            _ => {
+                Err("dmodk needs a fattree topology (or a fat tree read from a fabric file)".into())
+            }
         }
     }
     fn variants(&self, _net: &Network) -> Vec<String> {

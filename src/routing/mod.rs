@@ -32,6 +32,7 @@
 pub mod adaptive;
 mod candidates;
 mod dmodk;
+mod dmodk_fabric;
 mod dor;
 pub mod drb;
 pub mod fattree;

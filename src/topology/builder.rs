@@ -89,6 +89,15 @@ impl NetworkBuilder {
         id
     }
 
+    /// Attach a new host on a given port (reserved or new, not yet wired);
+    /// returns its id. Imported fabrics keep the file's port numbers.
+    pub fn add_host_at(&mut self, s: SwitchId, p: PortId) -> HostId {
+        let id = self.hosts.len() as HostId;
+        self.set_port(s, p, Peer::Host { host: id });
+        self.hosts.push(Host { switch: s, port: p });
+        id
+    }
+
     /// Attach `n` hosts to every switch, switch-major (host `s·n + i`).
     pub fn hosts_per_switch(&mut self, n: usize) {
         for s in 0..self.ports.len() as SwitchId {
@@ -188,6 +197,7 @@ impl NetworkBuilder {
             host_pos,
             graph,
             switch_params: None,
+            fabric: None,
         }
     }
 }

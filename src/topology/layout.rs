@@ -104,3 +104,147 @@ pub fn host_positions(
         })
         .collect()
 }
+
+/// Levels of a fabric read from a file, which has no coordinates: when some
+/// switches have hosts, some have none and no cable joins two switches
+/// with hosts (a fat tree), level 0 is the
+/// host-facing switches and each other switch sits at its hop distance from
+/// them, drawn upwards; otherwise (every switch has hosts, as in the
+/// irregular networks of the up*/down* papers) the levels are the BFS
+/// levels from switch 0 (the default up*/down* root), root at the top.
+/// Unreachable switches get one level past the last.
+pub fn levels(
+    n: usize,
+    links: &[(SwitchId, PortId, SwitchId, PortId)],
+    has_hosts: &[bool],
+) -> (Vec<u32>, bool) {
+    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(a, _, b, _) in links {
+        adj[a as usize].push(b as usize);
+        adj[b as usize].push(a as usize);
+    }
+    // Host-facing levels when some switches have no hosts and no cable
+    // joins two switches with hosts (leaves of a fat tree never meet).
+    let host_facing = has_hosts.iter().any(|&h| h)
+        && !has_hosts.iter().all(|&h| h)
+        && links
+            .iter()
+            .all(|&(a, _, b, _)| !(has_hosts[a as usize] && has_hosts[b as usize]));
+    let sources: Vec<usize> = if host_facing {
+        (0..n).filter(|&s| has_hosts[s]).collect()
+    } else {
+        vec![0]
+    };
+    let mut level = vec![u32::MAX; n];
+    let mut queue = std::collections::VecDeque::new();
+    for &s in sources.iter().filter(|&&s| s < n) {
+        level[s] = 0;
+        queue.push_back(s);
+    }
+    while let Some(s) = queue.pop_front() {
+        for &t in &adj[s] {
+            if level[t] == u32::MAX {
+                level[t] = level[s] + 1;
+                queue.push_back(t);
+            }
+        }
+    }
+    let last = level
+        .iter()
+        .copied()
+        .filter(|&l| l != u32::MAX)
+        .max()
+        .unwrap_or(0);
+    for l in &mut level {
+        if *l == u32::MAX {
+            *l = last + 1;
+        }
+    }
+    (level, host_facing)
+}
+
+/// Coordinates by [`levels`]: one row per level (host-facing switches at
+/// the bottom, or the up*/down* root at the top), 1.5 units between the
+/// switches of the widest row, other rows spread over the same width; in
+/// each row the switches are ordered by the mean position of their
+/// neighbours in the rows already placed (ties by id), which untangles a
+/// fat tree's spines. Parallel cables do not change the layout (the view
+/// fans them out).
+pub fn by_levels(
+    n: usize,
+    links: &[(SwitchId, PortId, SwitchId, PortId)],
+    has_hosts: &[bool],
+) -> Vec<[f32; 2]> {
+    let (level, host_facing) = levels(n, links, has_hosts);
+    let depth = level.iter().copied().max().unwrap_or(0) as usize + 1;
+    let mut rows: Vec<Vec<usize>> = vec![Vec::new(); depth];
+    for (s, &l) in level.iter().enumerate() {
+        rows[l as usize].push(s);
+    }
+    let widest = rows.iter().map(Vec::len).max().unwrap_or(1).max(1);
+    let width = widest as f32 * 1.5;
+    let dy = 2.5f32;
+    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(a, _, b, _) in links {
+        adj[a as usize].push(b as usize);
+        adj[b as usize].push(a as usize);
+    }
+    let mut pos = vec![[0.0f32; 2]; n];
+    let mut placed = vec![false; n];
+    for (l, row) in rows.iter_mut().enumerate() {
+        // Mean x of placed neighbours (f32 compared through its bits, which
+        // orders finite values of one sign; NaN cannot occur).
+        let key = |s: usize| {
+            let xs: Vec<f32> = adj[s]
+                .iter()
+                .filter(|&&t| placed[t])
+                .map(|&t| pos[t][0])
+                .collect();
+            if xs.is_empty() {
+                0.0
+            } else {
+                xs.iter().sum::<f32>() / xs.len() as f32
+            }
+        };
+        let mut keyed: Vec<(f32, usize)> = row.iter().map(|&s| (key(s), s)).collect();
+        keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        *row = keyed.into_iter().map(|(_, s)| s).collect();
+        let m = row.len().max(1) as f32;
+        let y = if host_facing {
+            (depth - 1 - l) as f32 * dy
+        } else {
+            l as f32 * dy
+        };
+        for (i, &s) in row.iter().enumerate() {
+            pos[s] = [(i as f32 + 0.5) * width / m - width / 2.0, y];
+            placed[s] = true;
+        }
+    }
+    pos
+}
+
+/// Hosts of a fabric drawn as a row under their switch (1.2 units wide at
+/// most), so that a leaf's 24 adapters read as one block.
+pub fn hosts_in_rows(switch_pos: &[[f32; 2]], hosts: &[Host], n: usize) -> Vec<[f32; 2]> {
+    let mut count = vec![0usize; n];
+    for h in hosts {
+        count[h.switch as usize] += 1;
+    }
+    let mut seen = vec![0usize; n];
+    hosts
+        .iter()
+        .map(|h| {
+            let s = h.switch as usize;
+            let (c, i) = (count[s], seen[s]);
+            seen[s] += 1;
+            let [x, y] = switch_pos[s];
+            let w = (0.25 * (c as f32 - 1.0)).min(1.2);
+            let dx = if c > 1 {
+                w * (i as f32 / (c as f32 - 1.0) - 0.5)
+            } else {
+                0.0
+            };
+            [x + dx, y + 0.7]
+        })
+        .collect()
+}

@@ -19,6 +19,7 @@ mod error;
 mod fat_tree;
 pub mod fat_tree_params;
 mod hypercube;
+pub mod import;
 mod irregular;
 mod layout;
 mod metrics;
@@ -142,6 +143,8 @@ pub struct Network {
     graph: DiGraph<SwitchId, ChannelId>,
     /// Per-switch time-slice parameters (fat trees; see [`fat_tree_params`]).
     switch_params: Option<Vec<fat_tree_params::SwitchParams>>,
+    /// What an imported fabric's file says beyond the wiring ([`import`]).
+    fabric: Option<std::sync::Arc<import::FabricInfo>>,
 }
 
 impl Network {
@@ -214,6 +217,18 @@ impl Network {
             .map(|s| self.hosts_of(s).count())
             .max()
             .unwrap_or(0)
+    }
+    /// Descriptions, GUIDs, LIDs, file port numbers and link speeds of a
+    /// fabric read from a file ([`import`]); `None` for other topologies.
+    pub fn fabric(&self) -> Option<&import::FabricInfo> {
+        self.fabric.as_deref()
+    }
+    pub(crate) fn set_fabric(&mut self, info: import::FabricInfo) {
+        self.fabric = Some(std::sync::Arc::new(info));
+    }
+    pub(crate) fn set_host_positions(&mut self, pos: Vec<[f32; 2]>) {
+        debug_assert_eq!(pos.len(), self.hosts.len());
+        self.host_pos = pos;
     }
     /// Drawing coordinates of switches (arbitrary units; views scale them).
     pub fn switch_positions(&self) -> &[[f32; 2]] {

@@ -7,7 +7,7 @@ use crate::limits::NetworkSize;
 
 impl TopologySpec {
     /// Switches, hosts, switch-to-switch channels and most ports per
-    /// switch of the network this spec builds; `None` for `file:` (known
+    /// switch of the network this spec builds; `None` for `file:` and the fabric formats (known
     /// only once the file is read). Saturating arithmetic: a huge spec
     /// gives huge numbers, never an overflow.
     pub fn size(&self) -> Option<NetworkSize> {
@@ -70,7 +70,7 @@ impl TopologySpec {
                     max_ports: *ports as u64,
                 }
             }
-            TopologySpec::File { .. } => return None,
+            TopologySpec::File { .. } | TopologySpec::Fabric { .. } => return None,
         })
     }
 }

@@ -1,10 +1,13 @@
 //! The compact topology spec string used by the CLI, scenario files and URLs:
 //! `torus:8x8`, `mesh:4x4`, `torus:4x4x4`, `hypercube:6`, `midimew:64`,
 //! `fattree:4`, `irregular:16:seed=3`, `irregular:32:ports=8:hosts=4:seed=1`,
-//! `file:PATH`. Cube-like kinds accept `:hosts=H` (hosts per switch, default 1).
+//! `file:PATH`, and fabrics read from other tools' files: `ibnetdiscover:PATH`,
+//! `ibsim:PATH`, `anynet:PATH` ([`super::import`]). Cube-like kinds accept
+//! `:hosts=H` (hosts per switch, default 1).
 
 use super::error::TopologyError;
 use super::fat_tree_params::{HETERO_KEYS, HeteroSpec};
+use super::import::{self, FabricFormat};
 use super::{Network, cube, fat_tree, hypercube, irregular, midimew};
 use crate::limits;
 use crate::spec_options::{OptionError, Spec};
@@ -14,7 +17,8 @@ use std::str::FromStr;
 /// The accepted forms, quoted in every error.
 pub const ACCEPTED: &str = "torus:KxK[xK..] (k>=3), mesh:KxK[xK..] (k>=2), at most 262144 switches; \
 hypercube:N (1..=16), midimew:N (5..=262144), fattree:K (even K, 2..=64)[:hetero=equal|paper][:seed=S][:LEVEL_FIELD=LO-HI][:weak_aggregates=N][:weak_cores=N], \
-irregular:N[:ports=P][:hosts=H][:seed=S] (N 2..=2048, P<=255), file:PATH (at most 2048 switches); \
+irregular:N[:ports=P][:hosts=H][:seed=S] (N 2..=2048, P<=255), file:PATH (at most 2048 switches), \
+ibnetdiscover:PATH, ibsim:PATH, anynet:PATH (a fabric file; at most 2048 switches, 255 ports each); \
 torus/mesh/hypercube/midimew also take :hosts=H (1..=64); at most 1048576 hosts and 4194304 channels";
 
 /// A parsed topology spec.
@@ -50,6 +54,11 @@ pub enum TopologySpec {
     File {
         path: String,
     },
+    /// A fabric read from another tool's file ([`super::import`]).
+    Fabric {
+        format: FabricFormat,
+        path: String,
+    },
 }
 
 fn invalid(spec: &str, problem: impl Into<String>) -> TopologyError {
@@ -74,6 +83,17 @@ impl FromStr for TopologySpec {
                 return Err(invalid(spec, "file: needs a path"));
             }
             return Ok(TopologySpec::File {
+                path: path.to_string(),
+            });
+        }
+        if let Some((prefix, path)) = spec.split_once(':')
+            && let Some(format) = FabricFormat::from_name(prefix)
+        {
+            if path.is_empty() {
+                return Err(invalid(spec, format!("{prefix}: needs a path")));
+            }
+            return Ok(TopologySpec::Fabric {
+                format,
                 path: path.to_string(),
             });
         }
@@ -293,6 +313,7 @@ impl fmt::Display for TopologySpec {
                 seed,
             } => write!(f, "irregular:{n}:ports={ports}:hosts={hosts}:seed={seed}"),
             TopologySpec::File { path } => write!(f, "file:{path}"),
+            TopologySpec::Fabric { format, path } => write!(f, "{format}:{path}"),
         }
     }
 }
@@ -363,6 +384,10 @@ impl TopologySpec {
                     }
                     super::edge_list::parse(spec, path, &text)?
                 }
+            }
+            TopologySpec::Fabric { format, path } => {
+                let text = import::read(path)?;
+                import::parse(*format, spec, path, &text)?
             }
         })
     }
