@@ -24,9 +24,10 @@ if ! command -v xvfb-run >/dev/null || ! ldconfig -p | grep -q libGL.so.1; then
 fi
 cargo build --release --bin routelab --quiet
 BIN=target/release/routelab
-# A fresh settings folder: no remembered theme or colouring leaks in.
-export XDG_DATA_HOME="$(mktemp -d)"
-trap 'rm -rf "$XDG_DATA_HOME"' EXIT
+# A fresh settings folder for every shot: no remembered theme, colouring,
+# comparison or window size leaks from one into the next.
+SETTINGS="$(mktemp -d)"
+trap 'rm -rf "$SETTINGS"' EXIT
 
 # shot FILE PNG WxH CYCLES [app flags...]
 shot() {
@@ -36,7 +37,8 @@ shot() {
         return
     fi
     echo "  $png"
-    timeout 600 xvfb-run -a -s "-screen 0 1920x1080x24" \
+    rm -rf "${SETTINGS:?}"/*
+    XDG_DATA_HOME="$SETTINGS" timeout 600 xvfb-run -a -s "-screen 0 1920x1080x24" \
         "$BIN" app "$file" --window "$size" --screenshot "$OUT/$png" --screenshot-after "$after" "$@" \
         >/dev/null 2>"$OUT/.log" || { cat "$OUT/.log" >&2; echo "failed: $png" >&2; exit 1; }
     rm -f "$OUT/.log"

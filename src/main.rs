@@ -78,6 +78,8 @@ fn run_gui(startup: routelab::cli::Startup) -> std::process::ExitCode {
                     .map_or([1400.0, 880.0], |(w, h)| [w as f32, h as f32]),
             )
             .with_min_inner_size([800.0, 500.0]),
+        // A size asked for on the command line wins over the remembered one.
+        persist_window: startup.window.is_none(),
         ..Default::default()
     };
     let result = eframe::run_native(

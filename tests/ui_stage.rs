@@ -131,14 +131,31 @@ fn b_crosses_families_and_c_uses_the_presets_contrast() {
 /// the normal style exactly.
 #[test]
 fn presenter_mode_gives_the_room_to_the_network_and_the_curves() {
+    for preset in ["torus-dor-tornado.json", "oblivious-c-torus8-tornado.json"] {
+        presenter_layout(preset);
+    }
+}
+
+fn presenter_layout(preset: &str) {
     use routelab::app::tour::overlay::region;
     let mut h = harness_sized(1920.0, 1080.0);
-    load_preset_file(&mut h, "torus-dor-tornado.json");
+    load_preset_file(&mut h, preset);
     let style_before = h.ctx.style_of(egui::Theme::Dark);
     let warmup = h.state().session.sim.measure().warmup;
-    step(&mut h, warmup + 3000);
+    // Presenter mode first, then the run plays in it (as a talk does).
     h.key_press(egui::Key::F5);
-    h.run_steps(4);
+    h.run_steps(2);
+    h.state_mut()
+        .push(AppCommand::Playback(PlaybackCommand::RunUntil(
+            warmup + 3000,
+        )));
+    for _ in 0..400 {
+        h.run_steps(1);
+        if h.state().session.now() >= warmup + 3000 {
+            break;
+        }
+    }
+    h.run_steps(3);
     assert!(h.state().presenter.on);
     let ppp = h.ctx.pixels_per_point();
     let window_px = 1920.0;
@@ -150,6 +167,7 @@ fn presenter_mode_gives_the_room_to_the_network_and_the_curves() {
     );
     let reports = h.state().plot_reports.clone();
     assert_eq!(reports.len(), 2);
+    let texts = painted_texts(h.output());
     for r in &reports {
         assert!(
             r.rect.height() * ppp >= 180.0,
@@ -157,6 +175,19 @@ fn presenter_mode_gives_the_room_to_the_network_and_the_curves() {
             r.id,
             r.rect.height() * ppp
         );
+        // Its y axis is numbered (three or more) at presenter mode's size.
+        let y: Vec<&String> = texts
+            .iter()
+            .filter(|(t, t_rect)| {
+                is_number(t)
+                    && t_rect.max.x <= r.data_rect.min.x + 1.0
+                    && t_rect.min.x >= r.data_rect.min.x - 90.0
+                    && t_rect.center().y >= r.data_rect.min.y - 2.0
+                    && t_rect.center().y <= r.data_rect.max.y + 2.0
+            })
+            .map(|(t, _)| t)
+            .collect();
+        assert!(y.len() >= 3, "{preset}, {}: y ticks {y:?}", r.id);
     }
     h.key_press(egui::Key::F5);
     h.run_steps(4);
@@ -165,11 +196,16 @@ fn presenter_mode_gives_the_room_to_the_network_and_the_curves() {
     assert_eq!(*h.ctx.style_of(egui::Theme::Dark), *style_before);
 }
 
-/// Every text painted in the last frame, with its position.
+/// Every text painted legibly in the last frame (at least half opaque:
+/// egui_plot fades tick labels in as their spacing grows, and a faded one
+/// is painted but not seen), with its position.
 fn painted_texts(out: &egui::FullOutput) -> Vec<(String, egui::Rect)> {
     fn walk(shape: &egui::Shape, out: &mut Vec<(String, egui::Rect)>) {
         match shape {
-            egui::Shape::Text(t) => {
+            egui::Shape::Text(t)
+                if t.opacity_factor >= 0.5
+                    && t.override_text_color.unwrap_or(t.fallback_color).a() >= 128 =>
+            {
                 out.push((t.galley.text().to_string(), t.visual_bounding_rect()))
             }
             egui::Shape::Vec(v) => v.iter().for_each(|s| walk(s, out)),
@@ -188,16 +224,23 @@ fn is_number(t: &str) -> bool {
     !t.is_empty() && t.parse::<f64>().is_ok()
 }
 
-/// At x spans of 3 380, 19 000 and 100 000 cycles and plot heights of 60
-/// and 200 px, every axis shows at least three numbered ticks (the stage
+/// At x spans of 3 380, 19 000 and 100 000 cycles and plot heights of 60,
+/// 200 and 330 px, every axis shows at least three numbered ticks (the stage
 /// issue: none on x near 3 380 or 19 000 cycles, only 0 on y).
 #[test]
 fn axes_show_three_numbers_at_any_span_and_height() {
-    for span in [3380.0, 19_000.0, 100_000.0] {
-        for height in [60.0f32, 200.0] {
+    // Latencies near 50 cycles, and an accepted throughput near 0.4
+    // flits/host/cycle (what the live plots show).
+    for (span, height, low, high) in [3380.0, 19_000.0, 100_000.0]
+        .into_iter()
+        .flat_map(|span| [60.0f32, 200.0, 330.0].map(move |h| (span, h)))
+        .flat_map(|(span, h)| [(40.0, 55.0), (0.23, 0.42)].map(move |(l, hi)| (span, h, l, hi)))
+    {
+        {
             let data_rect = std::cell::Cell::new(egui::Rect::NOTHING);
             let mut h = Harness::builder()
-                .with_size(egui::vec2(700.0, height + 40.0))
+                // Room for the plot at presenter mode's zoom.
+                .with_size(egui::vec2(1000.0, height * 1.4 + 60.0))
                 .build_ui(|ui| {
                     let r =
                         routelab::app::plots::plot("ticks", "cycle", "latency (cycles)", height)
@@ -206,13 +249,14 @@ fn axes_show_three_numbers_at_any_span_and_height() {
                                 let pts: Vec<[f64; 2]> = (0..=100)
                                     .map(|i| {
                                         let x = span * i as f64 / 100.0;
-                                        [x, 40.0 + 15.0 * (x / span)]
+                                        [x, low + (high - low) * (x / span)]
                                     })
                                     .collect();
                                 p.line(egui_plot::Line::new("A", pts));
                             });
                     data_rect.set(*r.transform.frame());
                 });
+            h.ctx.set_zoom_factor(1.4);
             h.run_steps(3);
             let frame = data_rect.get();
             let texts = painted_texts(h.output());
@@ -228,7 +272,7 @@ fn axes_show_three_numbers_at_any_span_and_height() {
                 .collect();
             assert!(
                 below.len() >= 3,
-                "span {span}, height {height}: x ticks {below:?}"
+                "span {span}, height {height}: x ticks {below:?}, data {frame:?}, texts {texts:?}"
             );
             assert!(
                 left.len() >= 3,

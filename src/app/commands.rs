@@ -333,6 +333,10 @@ impl RoutelabApp {
             return;
         };
         let due = self.session.sim.measure().warmup.saturating_add(*after);
+        // Stop exactly there (playing flat out would overshoot by frames).
+        if self.playback.playing && self.playback.run_until.is_none() && self.session.now() < due {
+            self.playback.run_until = Some(due);
+        }
         // Done: the cycles ran, the run failed, or (a tour's paused first
         // step) nothing plays and the window has settled.
         let ready = self.session.now() >= due

@@ -11,10 +11,15 @@ use egui_plot::{
 
 /// Tick labels need this much room between them (points): egui_plot
 /// labels a mark only when its step is wider than the axis's label spacing
-/// (60 points on x, 20 on y by default; [`axis_hints`] sets 11 on y so a
-/// 60-point plot still shows three numbers).
+/// and taller (on y) than the label's text, and fades the label in over
+/// the spacing's range. The labelled step is chosen at least this wide,
+/// and [`axis_hints`] sets the range to end here, so every labelled tick
+/// is drawn at full strength (the stage issue: a step of 11 points on y
+/// was too short for 11-point text, and the axis showed no number).
 const X_LABEL_POINTS: f64 = 64.0;
-const Y_LABEL_POINTS: f64 = 11.0;
+const Y_LABEL_POINTS: f64 = 16.0;
+/// The same on a short plot's y axis, whose tick font is smaller.
+const Y_LABEL_POINTS_SHORT: f64 = 12.5;
 
 /// Grid lines and tick labels at 1, 2 and 5 times a power of ten, on x.
 pub fn x_grid(input: GridInput) -> Vec<GridMark> {
@@ -24,6 +29,24 @@ pub fn x_grid(input: GridInput) -> Vec<GridMark> {
 /// The same on y.
 pub fn y_grid(input: GridInput) -> Vec<GridMark> {
     nice_grid_labelled(input, Y_LABEL_POINTS)
+}
+
+/// The spacing of a plot's y labels: 12.5 points on a short plot, else
+/// 16 or a seventh of its data height, whichever is more (egui_plot
+/// numbers every mark whose step is at least the spacing, so a tall plot
+/// with 16 would number every 16 points: a dense column nobody at the
+/// back of a room reads).
+pub fn y_label_points(height: f32) -> f64 {
+    if height < SHORT_PLOT {
+        Y_LABEL_POINTS_SHORT
+    } else {
+        Y_LABEL_POINTS.max(f64::from(height - 40.0) / 7.0)
+    }
+}
+
+/// The same on a short plot's y axis ([`SHORT_PLOT`]).
+pub fn y_grid_short(input: GridInput) -> Vec<GridMark> {
+    nice_grid_labelled(input, Y_LABEL_POINTS_SHORT)
 }
 
 /// [`nice_grid_labelled`] for an axis whose labels need 60 points.
@@ -95,10 +118,12 @@ pub fn nice_grid_labelled(input: GridInput, label_points: f64) -> Vec<GridMark> 
 /// A tick label: whole numbers without a fraction, thousands as `k` from
 /// 10 000 on (so `100k` fits between ticks), fractions with the digits
 /// the step needs.
-pub fn tick_label(mark: GridMark) -> String {
+pub fn tick_label(mark: GridMark, range: &std::ops::RangeInclusive<f64>) -> String {
     let v = mark.value;
     let step = mark.step_size;
-    if step >= 1000.0 && v.abs() >= 10_000.0 && (v / 1000.0).fract() == 0.0 {
+    // One style per axis: all in thousands once the axis reaches 10 000.
+    let big = range.start().abs().max(range.end().abs()) >= 10_000.0;
+    if step >= 1000.0 && big && v != 0.0 && (v / 1000.0).fract() == 0.0 {
         return format!("{}k", (v / 1000.0) as i64);
     }
     if step >= 1.0 {
@@ -117,23 +142,22 @@ pub const SHORT_PLOT: f32 = 120.0;
 /// The axes of every routelab plot: `x_unit` and `y_unit` as axis labels
 /// (none on a short plot), numbered ticks that fit, tick labels in a small
 /// font so a short plot shows three.
-pub fn axis_hints<'a>(x_unit: &str, y_unit: &str, short: bool) -> (AxisHints<'a>, AxisHints<'a>) {
+pub fn axis_hints<'a>(x_unit: &str, y_unit: &str, height: f32) -> (AxisHints<'a>, AxisHints<'a>) {
+    let short = height < SHORT_PLOT;
     let tick_font = egui::FontId::proportional(if short { 9.5 } else { 11.0 });
+    let y_points = y_label_points(height) as f32;
     let x = AxisHints::new_x()
         .label(if short { "" } else { x_unit })
-        .formatter(|m, _| tick_label(m))
+        .formatter(tick_label)
         .tick_label_font(tick_font.clone())
         .label_spacing(egui::Rangef::new(
-            X_LABEL_POINTS as f32 - 4.0,
-            X_LABEL_POINTS as f32 + 10.0,
+            X_LABEL_POINTS as f32 - 0.5,
+            X_LABEL_POINTS as f32,
         ));
     let y = AxisHints::new_y()
         .label(if short { "" } else { y_unit })
-        .formatter(|m, _| tick_label(m))
-        .label_spacing(egui::Rangef::new(
-            Y_LABEL_POINTS as f32 - 1.0,
-            Y_LABEL_POINTS as f32 + 8.0,
-        ))
+        .formatter(tick_label)
+        .label_spacing(egui::Rangef::new(y_points - 0.5, y_points))
         .tick_label_font(tick_font);
     (x, y)
 }
@@ -152,10 +176,11 @@ pub fn plot_title(title: &str, x_unit: &str, y_unit: &str, height: f32) -> Strin
 /// axes, no legend of egui_plot's (each view draws its own outside the
 /// data), no scrolling.
 pub fn plot<'a>(id: &str, x_unit: &str, y_unit: &str, height: f32) -> Plot<'a> {
-    let (x, y) = axis_hints(x_unit, y_unit, height < SHORT_PLOT);
+    let (x, y) = axis_hints(x_unit, y_unit, height);
+    let y_points = y_label_points(height);
     Plot::new(id)
         .x_grid_spacer(x_grid)
-        .y_grid_spacer(y_grid)
+        .y_grid_spacer(move |input| nice_grid_labelled(input, y_points))
         .custom_x_axes(vec![x])
         .custom_y_axes(vec![y])
         .height(height)
@@ -568,7 +593,7 @@ mod tests {
     /// numbers three ticks on y.
     #[test]
     fn a_short_plot_gets_three_numbered_ticks_on_y() {
-        let v = labelled(-2.0, 60.0, 40.0, Y_LABEL_POINTS);
+        let v = labelled(-2.0, 60.0, 40.0, Y_LABEL_POINTS_SHORT);
         assert!(v.len() >= 3, "{v:?}");
         assert_eq!(v[..3], [0.0, 20.0, 40.0]);
     }
@@ -592,9 +617,21 @@ mod tests {
 
     #[test]
     fn tick_labels_are_short() {
-        let l = |value, step_size| tick_label(GridMark { value, step_size });
+        let l = |value, step_size| tick_label(GridMark { value, step_size }, &(0.0..=120_000.0));
         assert_eq!(l(100_000.0, 20_000.0), "100k");
-        assert_eq!(l(2000.0, 1000.0), "2000");
+        assert_eq!(
+            l(5000.0, 5000.0),
+            "5k",
+            "one style on an axis that reaches 10k"
+        );
+        let small = tick_label(
+            GridMark {
+                value: 2000.0,
+                step_size: 1000.0,
+            },
+            &(0.0..=8000.0),
+        );
+        assert_eq!(small, "2000");
         assert_eq!(l(0.25, 0.05), "0.25");
         assert_eq!(l(40.0, 20.0), "40");
     }

@@ -690,9 +690,11 @@ fn compare_bars(ui: &mut egui::Ui, t: &CompareTable, columns: &[&str], theme: Th
     // value written on top.
     const CAP: f64 = 1.25;
     Plot::new("obl_compare_bars")
-        .y_grid_spacer(crate::app::plots::y_grid)
+        .y_grid_spacer(|i| {
+            crate::app::plots::nice_grid_labelled(i, crate::app::plots::y_label_points(200.0))
+        })
         .custom_y_axes(vec![
-            crate::app::plots::axis_hints("", "ideal throughput / Θ", false).1,
+            crate::app::plots::axis_hints("", "ideal throughput / Θ", 200.0).1,
         ])
         .height(200.0)
         .include_y(0.0)
