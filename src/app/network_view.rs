@@ -561,9 +561,9 @@ pub fn network_ui_overlaid(
         ),
         theme,
         colouring,
-        (if min == f64::MAX { 0.0 } else { min }, max),
-        scale,
+        (if min == f64::MAX { 0.0 } else { min }, max, scale),
         ui.visuals().text_color(),
+        rect.max.x - 8.0,
     );
 
     // Tooltip.
@@ -581,9 +581,9 @@ fn legend(
     rect: Rect,
     theme: Theme,
     colouring: &Colouring,
-    (min, max): (f64, f64),
-    scale: f64,
+    (min, max, scale): (f64, f64, f64),
     text: Color32,
+    title_right: f32,
 ) {
     let bar = Rect::from_min_size(rect.min + vec2(0.0, 16.0), vec2(rect.width(), 10.0));
     let n = 48;
@@ -596,17 +596,22 @@ fn legend(
             theme.heat(i as f32 / (n - 1) as f32),
         );
     }
-    // The title has the whole row (cut at the legend's edge); the range
-    // sits under the bar between its ends, so the two never overlap.
+    // The title has the view's whole width, not just the bar's (the stage
+    // issue: "Utilization (…) (flits/" was cut at the bar's end), in a
+    // smaller size where even that is too short; the range sits under the
+    // bar between its ends, so the two never overlap.
+    let title = format!("{} ({})", colouring.label, colouring.unit);
+    let room = (title_right - rect.min.x).max(rect.width());
+    let mut size = 11.0;
+    let mut galley = painter.layout_no_wrap(title.clone(), FontId::proportional(size), text);
+    while galley.size().x > room && size > 8.0 {
+        size -= 0.5;
+        galley = painter.layout_no_wrap(title.clone(), FontId::proportional(size), text);
+    }
+    let title_rect = Rect::from_min_max(rect.min, pos2(rect.min.x + room, rect.max.y));
     painter
-        .with_clip_rect(rect.intersect(painter.clip_rect()))
-        .text(
-            rect.min,
-            Align2::LEFT_TOP,
-            format!("{} ({})", colouring.label, colouring.unit),
-            FontId::proportional(11.0),
-            text,
-        );
+        .with_clip_rect(title_rect.intersect(painter.clip_rect()))
+        .galley(rect.min, galley, text);
     painter.text(
         pos2(bar.min.x, bar.max.y + 1.0),
         Align2::LEFT_TOP,
