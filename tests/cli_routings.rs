@@ -221,3 +221,72 @@ fn saturation_of_tornado_on_a_ring() {
         assert!(err.contains("accepted"), "{flag}: {err}");
     }
 }
+
+/// What a newcomer meets: a misspelt routing gets the nearest name and the
+/// names only; `worst` on the default routing says what it needs; too few
+/// VCs names the flag.
+#[test]
+fn newcomers_messages_say_what_to_type() {
+    let (code, _, err) = routelab(&args(&["sim", "--routing", "rbl"]));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("did you mean `rlb`?"), "{err}");
+    assert!(!err.contains("tie="), "names only, no options: {err}");
+    assert!(err.len() < 400, "{} characters: {err}", err.len());
+    let (code, _, err) = routelab(&args(&["sim", "--traffic", "worst", "--load", "0.1"]));
+    assert_eq!(code, 2, "{err}");
+    assert!(!err.contains("unknown routing"), "{err}");
+    assert!(
+        err.contains("oblivious torus routing") && err.contains("rlb"),
+        "{err}"
+    );
+    let (code, _, err) = routelab(&args(&["sim", "--routing", "rlb"]));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--vcs 8"), "{err}");
+    let (code, out, _) = routelab(&["sim", "--help"]);
+    assert_eq!(code, 0);
+    for name in ["rdor", "val", "romm", "rlbth", "output-queued", "timeslice"] {
+        assert!(out.contains(name), "`sim --help` omits {name}");
+    }
+}
+
+/// A scenario file names its network; a sweep says what it runs, what it
+/// skipped at saturation and what it wrote where.
+#[test]
+fn files_and_sweeps_say_what_they_use() {
+    let dir = std::env::temp_dir().join(format!("routelab-newcomer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("no-topology.json");
+    std::fs::write(&f, r#"{"load": 0.2}"#).unwrap();
+    let (code, _, err) = routelab(&args(&["sim", "--scenario", f.to_str().unwrap()]));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("has no `topology`") && err.contains("torus:"),
+        "{err}"
+    );
+    let g = dir.join("no-load.json");
+    std::fs::write(&g, r#"{"topology": "torus:4x4"}"#).unwrap();
+    let (code, _, err) = routelab(&args(&["sim", "--scenario", g.to_str().unwrap()]));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("defaults: load 0.3"), "{err}");
+    let csv = dir.join("s.csv");
+    let (code, out, err) = routelab(&args(&[
+        "sweep",
+        "--topology",
+        "torus:4x4",
+        "--loads",
+        "0.7:0.95:0.05",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("sweep: topology torus:4x4, traffic uniform, routing minimal"),
+        "{out}"
+    );
+    assert!(
+        out.contains("stopped at saturation") && out.contains("--no-stop"),
+        "{out}"
+    );
+    assert!(err.contains(&format!("wrote {}", csv.display())), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

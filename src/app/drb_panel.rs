@@ -11,7 +11,7 @@ use crate::routing::drb::{Drb, Metapath};
 use crate::sim::Simulation;
 use crate::topology::{Network, SwitchId};
 use egui::{Align2, Color32, FontId, Stroke, vec2};
-use egui_plot::{HLine, Legend, Line, LineStyle, Plot, PlotPoints};
+use egui_plot::{HLine, Line, LineStyle, PlotPoints};
 
 /// Cycles between two samples of the curves.
 pub const SAMPLE_CYCLES: u64 = 100;
@@ -295,25 +295,39 @@ pub fn drb_panel_ui(
         }
     }
     let h = 110.0;
-    for (title, id, f) in [
+    // One legend row for both plots, above them and outside their data
+    // (the stage issue: egui_plot's corner legend covered the newest
+    // points), and only when there is more than one run to tell apart.
+    let named: Vec<(String, Color32, bool)> = panel
+        .expansion
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !s.is_empty())
+        .map(|(i, _)| {
+            let name = runs.get(i).map(|r| r.0.clone()).unwrap_or_default();
+            (name, theme.series(i), false)
+        })
+        .collect();
+    if named.len() > 1 {
+        super::plots::legend_row(ui, &named);
+    }
+    for (title, id, unit, f) in [
         (
             "Expanded pairs",
             "drb_expanded",
+            "pairs",
             (|s: &ExpansionSample| s.expanded as f64) as fn(&ExpansionSample) -> f64,
         ),
-        ("Mean metapath width", "drb_width", |s: &ExpansionSample| {
-            s.mean_width
-        }),
+        (
+            "Mean metapath width",
+            "drb_width",
+            "MSPs",
+            |s: &ExpansionSample| s.mean_width,
+        ),
     ] {
-        ui.label(egui::RichText::new(title).small());
-        Plot::new(id)
-            .y_grid_spacer(super::plots::nice_grid)
-            .x_grid_spacer(super::plots::nice_grid)
-            .height(h)
-            .legend(Legend::default())
+        ui.label(egui::RichText::new(super::plots::plot_title(title, "cycle", unit, h)).small());
+        super::plots::plot(id, "cycle", unit, h)
             .include_y(0.0)
-            .allow_scroll(false)
-            .x_axis_label("cycle")
             .show(ui, |plot| {
                 for (i, series) in panel.expansion.iter().enumerate() {
                     if series.is_empty() {
@@ -432,15 +446,27 @@ pub fn drb_panel_ui(
         }
     });
     let thl = m.threshold(p);
-    Plot::new("drb_pair_latency")
-        .y_grid_spacer(super::plots::nice_grid)
-        .x_grid_spacer(super::plots::nice_grid)
-        .height(140.0)
-        .legend(Legend::default())
+    let band = theme.heat(0.75);
+    super::plots::legend_row(
+        ui,
+        &[
+            (
+                "mean MSP latency w·Latency(P*)".to_string(),
+                theme.series(panel.run),
+                false,
+            ),
+            (
+                "width x L_c".to_string(),
+                theme.series(panel.run).gamma_multiply(0.5),
+                true,
+            ),
+            ("ThL".to_string(), band, false),
+            ("ThL·(1 ± Tol)".to_string(), band.gamma_multiply(0.6), true),
+        ],
+    );
+    super::plots::plot("drb_pair_latency", "cycle", "cycles", 140.0)
         .include_y(0.0)
         .include_y(thl * (1.0 + p.tolerance) * 1.1)
-        .allow_scroll(false)
-        .x_axis_label("cycle")
         .show(ui, |plot| {
             let pts: PlotPoints = panel
                 .pair
@@ -462,7 +488,6 @@ pub fn drb_panel_ui(
                     .color(theme.series(panel.run).gamma_multiply(0.5))
                     .style(LineStyle::dashed_dense()),
             );
-            let band = theme.heat(0.75);
             plot.hline(HLine::new("ThL", thl).color(band));
             plot.hline(
                 HLine::new("ThL·(1 + Tol)", thl * (1.0 + p.tolerance))

@@ -70,11 +70,13 @@ pub fn nice_grid_labelled(input: GridInput, label_points: f64) -> Vec<GridMark> 
     }
     // egui_plot's base step spans 8 points.
     let per_point = base / 8.0;
-    // The 1-2-5 steps from the smallest at least `base`.
+    // The 1-2-2.5-5 steps from the smallest at least `from` (2.5 so that
+    // no step is more than twice the one below: with 1-2-5 alone a
+    // 40-point axis from 0 to 7 could number only 0 and 5).
     let ladder = |from: f64| {
         let mut decade = 10f64.powi(from.log10().floor() as i32);
         std::iter::from_fn(move || {
-            let out = [1.0, 2.0, 5.0].map(|m| m * decade);
+            let out = [1.0, 2.0, 2.5, 5.0].map(|m| m * decade);
             decade *= 10.0;
             Some(out)
         })
@@ -82,11 +84,18 @@ pub fn nice_grid_labelled(input: GridInput, label_points: f64) -> Vec<GridMark> 
         .filter(move |s| *s >= from * (1.0 - 1e-9))
     };
     let divides = |a: f64, b: f64| ((b / a).round() * a - b).abs() < a * 1e-9;
-    let fine = ladder(base).next().unwrap_or(base);
-    // The labelled step: wide enough, and a multiple of the fine one.
-    let coarse = ladder((label_points * per_point).max(fine))
-        .find(|s| divides(fine, *s))
-        .unwrap_or(fine);
+    // The labelled step first: the smallest 1-2-5 step wide enough. Then
+    // the finest step at least egui_plot's base that divides it (before, the fine step came first and the labelled step had to be
+    // its multiple: a fine 0.02 forced a labelled 0.1 where 0.05 fitted,
+    // and a 100-point throughput plot from 0 to 0.13 was numbered 0.0 and
+    // 0.1 only).
+    let coarse = ladder((label_points * per_point).max(base))
+        .next()
+        .unwrap_or(base);
+    let fine = ladder(base)
+        .take_while(|s| *s <= coarse * (1.0 + 1e-9))
+        .find(|s| divides(*s, coarse))
+        .unwrap_or(coarse);
     // One step between, when one nests.
     let mid = ladder(fine)
         .take_while(|s| *s < coarse)
@@ -123,14 +132,24 @@ pub fn tick_label(mark: GridMark, range: &std::ops::RangeInclusive<f64>) -> Stri
     let step = mark.step_size;
     // One style per axis: all in thousands once the axis reaches 10 000.
     let big = range.start().abs().max(range.end().abs()) >= 10_000.0;
-    if step >= 1000.0 && big && v != 0.0 && (v / 1000.0).fract() == 0.0 {
-        return format!("{}k", (v / 1000.0) as i64);
+    if step >= 1000.0 && big && v != 0.0 {
+        let k = v / 1000.0;
+        let digits = decimals(step / 1000.0).min(decimals(k));
+        return format!("{k:.digits$}k");
     }
-    if step >= 1.0 {
-        return format!("{}", v.round() as i64);
-    }
-    let digits = (-step.log10().floor()).clamp(0.0, 6.0) as usize;
+    let digits = decimals(step);
     format!("{v:.digits$}")
+}
+
+/// The decimals that write `x` exactly (a grid step: 2.5 needs one, 0.25
+/// two, 0.05 two), at most 6.
+fn decimals(x: f64) -> usize {
+    (0..6)
+        .find(|d| {
+            let scaled = x.abs() * 10f64.powi(*d as i32);
+            (scaled - scaled.round()).abs() < 1e-6 * scaled.max(1.0)
+        })
+        .unwrap_or(6)
 }
 
 /// Below this height (points) a plot drops its axis labels (the units go
@@ -598,6 +617,35 @@ mod tests {
         assert_eq!(v[..3], [0.0, 20.0, 40.0]);
     }
 
+    /// The labelled step is the smallest that fits, not a multiple of the
+    /// fine one: a throughput plot from -0.01 to 0.13 over 100 points of
+    /// data (1400x900, DRB hot spot) numbers at least three ticks, 0.05 or closer apart (before:
+    /// 0.0 and 0.1, two numbers), and a metapath-width plot from 0 to 1.05
+    /// over 65 points numbers 0, 0.5 and 1 (before: 0 and 1).
+    #[test]
+    fn the_labelled_step_is_the_smallest_that_fits() {
+        let v = labelled(-0.01, 0.13, 100.0, Y_LABEL_POINTS);
+        assert!(v.len() >= 3, "{v:?}");
+        assert!(v[1] - v[0] <= 0.05 + 1e-12, "{v:?}");
+        let w = labelled(0.0, 1.05, 65.0, Y_LABEL_POINTS_SHORT);
+        assert!(w.len() >= 3, "{w:?}");
+        // (At 60 points a short plot has 40 of data: three labels 12.5
+        // points apart fit only where the range falls well on the ladder,
+        // which `a_short_plot_gets_three_numbered_ticks_on_y` covers.)
+        for h in [100.0, 140.0, 200.0, 400.0] {
+            for hi in [0.013, 0.13, 1.05, 7.0, 23.0, 130.0, 870.0, 4400.0] {
+                // A short plot has no x-axis label: 20 points under its data.
+                let data = if h < f64::from(SHORT_PLOT) {
+                    h - 20.0
+                } else {
+                    h - 40.0
+                };
+                let v = labelled(-0.05 * hi, 1.05 * hi, data, y_label_points(h as f32));
+                assert!(v.len() >= 3, "height {h}, 0..{hi}: {v:?}");
+            }
+        }
+    }
+
     /// Each step size is a multiple of the one below it.
     #[test]
     fn the_three_steps_nest() {
@@ -633,6 +681,11 @@ mod tests {
         );
         assert_eq!(small, "2000");
         assert_eq!(l(0.25, 0.05), "0.25");
+        assert_eq!(l(7500.0, 2500.0), "7.5k");
+        assert_eq!(l(5000.0, 2500.0), "5k");
+        assert_eq!(l(2.5, 2.5), "2.5");
+        assert_eq!(l(5.0, 2.5), "5.0");
+        assert_eq!(l(0.75, 0.25), "0.75");
         assert_eq!(l(40.0, 20.0), "40");
     }
 
@@ -645,7 +698,7 @@ mod tests {
     }
 
     #[test]
-    fn small_fractions_step_in_one_two_five() {
+    fn small_fractions_step_in_one_two_two_and_a_half_five() {
         let m = marks(0.0, 0.5, 0.015);
         assert_eq!(m[1].value, 0.02);
         assert!(

@@ -13,6 +13,14 @@ use std::path::PathBuf;
 /// routelab: see load balancing in interconnection networks.
 #[derive(Debug, Parser)]
 #[command(name = "routelab", version, about, long_about = None)]
+#[cfg_attr(
+    not(feature = "gui"),
+    command(
+        about = "See load balancing in interconnection networks: a cycle-level simulator. \
+                 This build has no GUI (--no-default-features, as scripts/test.sh builds \
+                 the core); `cargo run --release` builds and opens the app."
+    )
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -50,6 +58,12 @@ fn parse_port_priority(s: &str) -> Result<PortPriority, String> {
 }
 fn parse_switch_model(s: &str) -> Result<SwitchModelKind, String> {
     SwitchModelKind::parse(s).ok_or_else(|| format!("accepted: {}", SwitchModelKind::ACCEPTED))
+}
+fn switch_model_help() -> String {
+    format!(
+        "Switch model: {} (timeslice: the weighted-path paper's fat tree, one step = one time slice).",
+        SwitchModelKind::ACCEPTED
+    )
 }
 fn parse_process(s: &str) -> Result<Process, String> {
     Process::parse(s).ok_or_else(|| format!("accepted: {}", Process::ACCEPTED))
@@ -123,19 +137,12 @@ pub struct ScenarioArgs {
     /// for the time-slice model: fattree:4:hetero=paper:seed=2.
     #[arg(long)]
     pub topology: Option<String>,
-    /// Routing: minimal, dor[:tie=plus|random|parity], updown[:root=N], dmodk,
-    /// paths:updown-bfs|updown-dfs|udwm:SELECT[:opts] (see `routelab paths`),
-    /// adaptive (Duato; needs --selection first-free), drb[:tau=F][:tolerance=F]
-    /// [:max-size=N][:max-width=N][:supernode=gravity|subtopology][:ack=packet|delay]
-    /// [:stretch=N|any][:latency=network|total][:limit=random]; on the time-slice model fattree-greedy:step=1..7,
-    /// fattree-ecmp, fattree-drill.
-    /// Repeat the flag to run several routings on the same traffic and seed
-    /// (`--routing dor --routing updown`).
-    #[arg(long, action = clap::ArgAction::Append)]
+    // The help lists every registered routing with its options
+    // (`registry::help`), so a routing added to the registry is in it.
+    #[arg(long, action = clap::ArgAction::Append, help = crate::routing::registry::help())]
     pub routing: Vec<String>,
-    /// Switch model: input-queued, timeslice (the weighted-path paper's fat
-    /// tree, one step = one time slice).
-    #[arg(long, value_parser = parse_switch_model)]
+    // Every switch model, from `SwitchModelKind::ALL`.
+    #[arg(long, value_parser = parse_switch_model, help = switch_model_help())]
     pub switch_model: Option<SwitchModelKind>,
     /// Traffic pattern: uniform, hotspot[:fraction=F][:nodes=A,B], bitrev,
     /// bitcomp, butterfly, shuffle, transpose, tornado, nn, neighbor, randperm.
@@ -211,13 +218,15 @@ impl ScenarioArgs {
                 let text = std::fs::read_to_string(path).map_err(|e| {
                     CliError::Input(format!("cannot read scenario `{}`: {e}", path.display()))
                 })?;
-                Scenario::from_json(&text).map_err(|e| {
+                let s = Scenario::from_json(&text).map_err(|e| {
                     CliError::Input(format!(
                         "scenario `{}`: {}",
                         path.display(),
                         e.problems.join("; ")
                     ))
-                })?
+                })?;
+                self.file_fields(path, &text, &s)?;
+                s
             }
             None => Scenario::default(),
         };
@@ -263,6 +272,51 @@ impl ScenarioArgs {
             }
         }
         Ok(s)
+    }
+
+    /// A scenario file names its network: without `topology` (and no
+    /// `--topology`) it is refused, where before it ran silently on the
+    /// default torus. The other fields have documented defaults; the ones
+    /// a file leaves out of what a run means (load, routing, traffic) are
+    /// named on stderr with the values used.
+    fn file_fields(
+        &self,
+        path: &std::path::Path,
+        text: &str,
+        s: &Scenario,
+    ) -> Result<(), CliError> {
+        let given = |k: &str| {
+            serde_json::from_str::<serde_json::Value>(text)
+                .ok()
+                .and_then(|v| v.as_object().map(|m| m.contains_key(k)))
+                .unwrap_or(false)
+        };
+        if !given("topology") && self.topology.is_none() {
+            return Err(CliError::Input(format!(
+                "scenario `{}` has no `topology`: a scenario file names its network, e.g. \
+                 \"topology\": \"torus:8x8\" (or give --topology); accepted: {}",
+                path.display(),
+                crate::topology::ACCEPTED
+            )));
+        }
+        let mut defaults = Vec::new();
+        if !given("load") && self.load.is_none() {
+            defaults.push(format!("load {}", s.load));
+        }
+        if !given("routing") && self.routing.is_empty() {
+            defaults.push(format!("routing {}", s.routing));
+        }
+        if !given("traffic") && self.traffic.is_none() {
+            defaults.push(format!("traffic {}", s.traffic));
+        }
+        if !defaults.is_empty() {
+            eprintln!(
+                "routelab: scenario `{}` leaves these to their defaults: {}",
+                path.display(),
+                defaults.join(", ")
+            );
+        }
+        Ok(())
     }
 
     /// The scenarios to run: one per `--routing` (the scenario's own routing

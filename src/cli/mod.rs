@@ -86,5 +86,14 @@ pub fn run(cmd: Command) -> Result<(), CliError> {
 /// Write `text` to `path`, naming the file on failure.
 pub(crate) fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliError> {
     std::fs::write(path, text)
-        .map_err(|e| CliError::Input(format!("cannot write `{}`: {e}", path.display())))
+        .map_err(|e| CliError::Input(format!("cannot write `{}`: {e}", path.display())))?;
+    // Say what was written where (on stderr, so a piped table or JSON
+    // stays clean): a newcomer's `--csv` and `--occupancy` confirmed
+    // nothing.
+    eprintln!(
+        "routelab: wrote {} ({} lines)",
+        path.display(),
+        text.lines().count()
+    );
+    Ok(())
 }

@@ -184,21 +184,72 @@ pub fn run(a: SweepArgs) -> Result<(), CliError> {
     );
     // The elapsed time moves even while one long load runs.
     bar.enable_steady_tick(std::time::Duration::from_secs(1));
+    if !a.json {
+        super::emit(&header(std::slice::from_ref(&base), &loads))?;
+    }
     let report = sweep(&base, &loads, !a.no_stop, &|| bar.inc(1))?;
     bar.finish_and_clear();
-    if let Some(path) = &a.csv {
-        write_file(path, &csv_text(&report)?)?;
-    }
     if a.json {
         super::emit(&(serde_json::to_string(&report).unwrap_or_default() + "\n"))?;
     } else {
         super::emit(&table(&report))?;
+        if report.points.len() < loads.len() {
+            super::emit(&skipped(&loads[report.points.len()..]))?;
+        }
+    }
+    if let Some(path) = &a.csv {
+        write_file(path, &csv_text(&report)?)?;
     }
     Ok(())
 }
 
+/// What a sweep runs, before its table: a newcomer's sweep printed rows
+/// with no word of the topology, routings or traffic.
+fn header(scenarios: &[Scenario], loads: &[f64]) -> String {
+    let Some(s) = scenarios.first() else {
+        return String::new();
+    };
+    let routings: Vec<&str> = scenarios.iter().map(|s| s.routing.as_str()).collect();
+    let (lo, hi) = (short(loads[0]), short(loads[loads.len() - 1]));
+    format!(
+        "sweep: topology {}, traffic {}, routing{} {}; {} load{} from {lo} to {hi}; {} cycles after {} of warm-up; seed {}\n",
+        s.topology,
+        s.traffic,
+        if routings.len() == 1 { "" } else { "s" },
+        routings.join(", "),
+        loads.len(),
+        if loads.len() == 1 { "" } else { "s" },
+        s.cycles,
+        s.warmup,
+        s.seed
+    )
+}
+
+/// A load as typed (`0.85`, not the step's `0.8500000000000001`).
+fn short(l: f64) -> String {
+    format!("{}", (l * 1e9).round() / 1e9)
+}
+
+/// The loads a sweep stopped before, once saturated.
+fn skipped(rest: &[f64]) -> String {
+    format!(
+        "stopped at saturation: {} higher load{} not run ({}{}); --no-stop runs them\n",
+        rest.len(),
+        if rest.len() == 1 { "" } else { "s" },
+        rest.iter()
+            .take(6)
+            .map(|l| short(*l))
+            .collect::<Vec<_>>()
+            .join(", "),
+        if rest.len() > 6 { ", ..." } else { "" }
+    )
+}
+
 /// Several routings over the same loads, traffic and seed.
 fn run_several(a: &SweepArgs, scenarios: &[Scenario], loads: &[f64]) -> Result<(), CliError> {
+    if !a.json {
+        super::emit(&header(scenarios, loads))?;
+    }
     let bar = if a.json {
         ProgressBar::hidden()
     } else {
@@ -223,9 +274,15 @@ fn run_several(a: &SweepArgs, scenarios: &[Scenario], loads: &[f64]) -> Result<(
         });
     }
     bar.finish_and_clear();
+    let runs = SweepRuns { routings };
+    if a.json {
+        super::emit(&(serde_json::to_string(&runs).unwrap_or_default() + "\n"))?;
+    } else {
+        super::emit(&side_by_side(&runs))?;
+    }
     if let Some(path) = &a.csv {
         let mut text = String::new();
-        for (i, r) in routings.iter().enumerate() {
+        for (i, r) in runs.routings.iter().enumerate() {
             let part = csv_text(&r.report)?;
             for (j, line) in part.lines().enumerate() {
                 if j == 0 && i > 0 {
@@ -240,12 +297,6 @@ fn run_several(a: &SweepArgs, scenarios: &[Scenario], loads: &[f64]) -> Result<(
             }
         }
         write_file(path, &text)?;
-    }
-    let runs = SweepRuns { routings };
-    if a.json {
-        super::emit(&(serde_json::to_string(&runs).unwrap_or_default() + "\n"))?;
-    } else {
-        super::emit(&side_by_side(&runs))?;
     }
     Ok(())
 }
@@ -273,19 +324,27 @@ fn side_by_side(runs: &SweepRuns) -> String {
         }
     }
     loads.sort_by(f64::total_cmp);
+    // Each routing's column is as wide as its whole spec (before, names
+    // were cut at 22 characters and the header was two wider than the
+    // rows, so columns drifted apart).
+    let widths: Vec<usize> = runs
+        .routings
+        .iter()
+        .map(|r| r.routing.chars().count().max(20))
+        .collect();
     let mut out = String::from("offered");
-    for r in &runs.routings {
-        out.push_str(&format!(" | {:^22}", truncate(&r.routing, 22)));
+    for (r, w) in runs.routings.iter().zip(&widths) {
+        out.push_str(&format!(" | {:^w$}", r.routing));
     }
     out.push('\n');
     out.push_str("       ");
-    for _ in &runs.routings {
-        out.push_str(" | accepted   avg_lat   ");
+    for w in &widths {
+        out.push_str(&format!(" | {:<w$}", "accepted   avg_lat"));
     }
     out.push('\n');
     for &l in &loads {
         out.push_str(&format!("{l:7.3}"));
-        for r in &runs.routings {
+        for (r, w) in runs.routings.iter().zip(&widths) {
             match r
                 .report
                 .points
@@ -293,12 +352,15 @@ fn side_by_side(runs: &SweepRuns) -> String {
                 .find(|p| (p.report.summary.offered - l).abs() < 1e-12)
             {
                 Some(p) => out.push_str(&format!(
-                    " | {:8.4}  {:8.2}{}",
-                    p.report.summary.accepted,
-                    p.report.summary.avg_latency,
-                    if p.saturated { " s" } else { "  " }
+                    " | {:<w$}",
+                    format!(
+                        "{:8.4}  {:8.2}{}",
+                        p.report.summary.accepted,
+                        p.report.summary.avg_latency,
+                        if p.saturated { " s" } else { "" }
+                    )
                 )),
-                None => out.push_str(&format!(" | {:^22}", "-")),
+                None => out.push_str(&format!(" | {:^w$}", "-")),
             }
         }
         out.push('\n');
@@ -320,7 +382,9 @@ fn side_by_side(runs: &SweepRuns) -> String {
             100.0 * r.report.saturation_fraction
         ));
     }
-    out.push_str("\n`s` marks a saturated point; - a load not run after saturation\n");
+    out.push_str(
+        "\n`s` marks a saturated point; - a load not run after saturation (--no-stop runs them)\n",
+    );
     out
 }
 
@@ -332,19 +396,24 @@ fn paper_side_by_side(runs: &SweepRuns, loads: &[f64]) -> String {
     let mut out = String::from(
         "\nthe paper's metrics: waiting cycles, accepted/applied, cv of per-pair latency, out-of-order deliveries\n",
     );
+    let widths: Vec<usize> = runs
+        .routings
+        .iter()
+        .map(|r| r.routing.chars().count().max(31))
+        .collect();
     out.push_str("offered");
-    for r in &runs.routings {
-        out.push_str(&format!(" | {:^31}", truncate(&r.routing, 31)));
+    for (r, w) in runs.routings.iter().zip(&widths) {
+        out.push_str(&format!(" | {:^w$}", r.routing));
     }
     out.push('\n');
     out.push_str("       ");
-    for _ in &runs.routings {
-        out.push_str(" |  waiting acc/app    cv      ooo");
+    for w in &widths {
+        out.push_str(&format!(" | {:<w$}", " waiting acc/app    cv      ooo"));
     }
     out.push('\n');
     for &l in loads {
         out.push_str(&format!("{l:7.3}"));
-        for r in &runs.routings {
+        for (r, w) in runs.routings.iter().zip(&widths) {
             match r
                 .report
                 .points
@@ -353,23 +422,18 @@ fn paper_side_by_side(runs: &SweepRuns, loads: &[f64]) -> String {
                 .and_then(|p| p.report.summary.paper.as_ref())
             {
                 Some(m) => out.push_str(&format!(
-                    " | {:8.2} {:7.3} {:6.3} {:8}",
-                    m.wait_latency, m.accepted_over_applied, m.pair_latency_cv, m.out_of_order
+                    " | {:<w$}",
+                    format!(
+                        "{:8.2} {:7.3} {:6.3} {:8}",
+                        m.wait_latency, m.accepted_over_applied, m.pair_latency_cv, m.out_of_order
+                    )
                 )),
-                None => out.push_str(&format!(" | {:^31}", "-")),
+                None => out.push_str(&format!(" | {:^w$}", "-")),
             }
         }
         out.push('\n');
     }
     out
-}
-
-fn truncate(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        s.chars().take(n - 1).collect::<String>() + "…"
-    }
 }
 
 fn csv_text(r: &SweepReport) -> Result<String, CliError> {

@@ -56,7 +56,7 @@ pub use midimew::MidimewMinimal;
 pub use oblivious::{Law, Oblivious, ObliviousSpec, Plan};
 pub use registry::{Family, RoutingBuild, RoutingKind};
 pub use source_routed::SourceRouted;
-pub use spec::{RoutingError, RoutingSpec};
+pub use spec::{RoutingError, RoutingSpec, too_few_vcs};
 pub use state::{PacketInfo, RouteState};
 pub use updown::{UpDown, UpDownSpec, UpDownTables};
 pub use walk::{Step, WalkError, walk};

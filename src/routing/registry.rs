@@ -43,6 +43,52 @@ pub fn accepted() -> String {
         .join(", ")
 }
 
+/// Every routing's name, in registry order.
+pub fn names() -> Vec<&'static str> {
+    KINDS.iter().map(|k| k.name).collect()
+}
+
+/// The registered names nearest to an unknown `name` (a newcomer's typo:
+/// `rbl` for `rlb`, `adaptiv`, `ecmp` for `fattree-ecmp`), nearest first,
+/// at most three; none when nothing is close.
+pub fn nearest(name: &str) -> Vec<&'static str> {
+    let typed = name.to_ascii_lowercase();
+    let mut scored: Vec<(usize, &'static str)> = KINDS
+        .iter()
+        .flat_map(|k| std::iter::once(k.name).chain(k.aliases.iter().copied()))
+        .filter_map(|candidate| {
+            let d = strsim::damerau_levenshtein(&typed, candidate);
+            let close = d <= 2.max(typed.len() / 3);
+            let part = typed.len() >= 3
+                && (candidate.contains(typed.as_str()) || typed.contains(candidate));
+            (close || part).then_some((if close { d } else { 3 }, candidate))
+        })
+        .collect();
+    scored.sort();
+    // Only the nearest: `rbl` is one step from `rlb` and two from `drb`
+    // and `val`, and a list of three would hide the one meant.
+    let best = scored.first().map_or(0, |s| s.0);
+    let mut out: Vec<&'static str> = Vec::new();
+    for (_, c) in scored.into_iter().filter(|s| s.0 == best) {
+        // An alias suggests its routing's own name.
+        let c = kind(c).map_or(c, |k| k.name);
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out.truncate(3);
+    out
+}
+
+/// `--routing`'s help: every routing with its options, from [`KINDS`].
+pub fn help() -> String {
+    format!(
+        "Routing spec: {}. Repeat the flag to run several routings on the same \
+         traffic and seed (`--routing dor --routing updown`).",
+        accepted()
+    )
+}
+
 /// Every spec in `family` that applies to `net`, in registry order,
 /// without repeats: what `--compare` runs.
 pub fn family_members(family: Family, net: &Network, like: &dyn RoutingBuild) -> Vec<String> {

@@ -28,6 +28,46 @@ fn err(spec: &str, problem: impl Into<String>) -> RoutingError {
     }
 }
 
+/// Too few virtual channels: the problem, and the flag that fixes it
+/// (a newcomer's `sim --routing rlb` was told it needs 8 VCs, not how to
+/// give them).
+pub fn too_few_vcs(spec: &str, problem: String, min: u8) -> RoutingError {
+    RoutingError {
+        spec: spec.into(),
+        problem,
+        accepted: format!(
+            "--vcs {min}..={} (`vcs` in a scenario file)",
+            crate::limits::VCS.end()
+        ),
+    }
+}
+
+/// An unknown routing name: the nearest registered names, and the names
+/// only (each routing's options are in `--help`; a newcomer who typed
+/// `rbl` was shown 900 characters of every routing's options).
+fn unknown(spec: &str, name: &str) -> RoutingError {
+    let near = registry::nearest(name);
+    let hint = match near.as_slice() {
+        [] => String::new(),
+        [one] => format!(" (did you mean `{one}`?)"),
+        more => format!(
+            " (did you mean {}?)",
+            more.iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ),
+    };
+    RoutingError {
+        spec: spec.into(),
+        problem: format!("unknown routing `{name}`{hint}"),
+        accepted: format!(
+            "{} (each with its options in `routelab sim --help`)",
+            registry::names().join(", ")
+        ),
+    }
+}
+
 /// A parsed routing spec: which routing, with which options. Equal specs
 /// print the same canonical string.
 #[derive(Clone, Debug)]
@@ -50,8 +90,7 @@ impl FromStr for RoutingSpec {
         let mut parts = s.split(':');
         let name = parts.next().unwrap_or("");
         let rest: Vec<&str> = parts.collect();
-        let kind =
-            registry::kind(name).ok_or_else(|| err(s, format!("unknown routing `{name}`")))?;
+        let kind = registry::kind(name).ok_or_else(|| unknown(s, name))?;
         let build = (kind.parse)(&rest).map_err(|problem| err(s, problem))?;
         Ok(RoutingSpec {
             kind,
@@ -140,13 +179,14 @@ impl RoutingSpec {
         self.build.applies_to(net).map_err(|p| err(&spec, p))?;
         let min = self.build.min_vcs(net).max(1);
         if vcs < min {
-            return Err(err(
+            return Err(too_few_vcs(
                 &spec,
                 format!(
                     "needs at least {min} virtual channel{} on {} (got {vcs})",
                     if min == 1 { "" } else { "s" },
                     net.spec()
                 ),
+                min,
             ));
         }
         self.build.build(net, vcs).map_err(|p| err(&spec, p))

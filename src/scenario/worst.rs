@@ -30,24 +30,40 @@ pub fn routing_of<'a>(traffic: &'a str, own: &'a str) -> Option<Result<&'a str, 
     }))
 }
 
-/// Check the spec's form (without a network).
-pub fn check(traffic: &str, own: &str) -> Option<Result<(), String>> {
+/// The oblivious routing whose worst case `traffic` asks for. Plain
+/// `worst` takes the scenario's own routing; when that is not an oblivious
+/// torus routing (a newcomer's `sim --traffic worst` runs `minimal`), the
+/// message says so and names the ones that are, rather than reporting the
+/// routing the user never typed as unknown.
+fn oblivious(traffic: &str, own: &str) -> Option<Result<ObliviousRouting, String>> {
     let routing = routing_of(traffic, own)?;
     Some(routing.and_then(|r| {
-        r.parse::<ObliviousRouting>()
-            .map(|_| ())
-            .map_err(|e| format!("traffic `{traffic}`: {e}"))
+        r.parse::<ObliviousRouting>().map_err(|e| {
+            if traffic.trim() == "worst" {
+                format!(
+                    "traffic `worst`: the worst case is defined for an oblivious torus \
+                     routing, and the scenario's routing is `{own}`; choose one with \
+                     --routing (dor, rdor, val, romm, rlb, rlbth) or name it in the \
+                     traffic; accepted: {ACCEPTED}"
+                )
+            } else {
+                format!("traffic `{traffic}`: {e}")
+            }
+        })
     }))
+}
+
+/// Check the spec's form (without a network).
+pub fn check(traffic: &str, own: &str) -> Option<Result<(), String>> {
+    Some(oblivious(traffic, own)?.map(|_| ()))
 }
 
 /// The worst-case permutation as a traffic pattern on `net`, or `None`
 /// when `traffic` is not a `worst` spec.
 pub fn pattern(traffic: &str, own: &str, net: &Network) -> Option<Result<Pattern, String>> {
-    let routing = routing_of(traffic, own)?;
+    let routing = oblivious(traffic, own)?;
     Some((|| {
-        let r: ObliviousRouting = routing?
-            .parse()
-            .map_err(|e| format!("traffic `{traffic}`: {e}"))?;
+        let r = routing?;
         let cube = Cube::from_network(net).map_err(|e| format!("traffic `{traffic}`: {e}"))?;
         let w = ChannelWeights::new(&cube, r).map_err(|e| format!("traffic `{traffic}`: {e}"))?;
         let wc = worst_case(&w).map_err(|e| format!("traffic `{traffic}`: {e}"))?;

@@ -139,15 +139,15 @@ impl Simulation {
         if acks > 0 {
             let min = spec.min_vcs(net).max(1) + acks;
             if vcs < min {
-                return Err(RoutingError {
-                    spec: spec.to_string(),
-                    problem: format!(
+                return Err(crate::routing::too_few_vcs(
+                    &spec.to_string(),
+                    format!(
                         "needs at least {min} virtual channels on {} ({} for its data and {acks} for acknowledgement packets; got {vcs})",
                         net.spec(),
                         min - acks
                     ),
-                    accepted: crate::routing::registry::accepted(),
-                });
+                    min,
+                ));
             }
         }
         spec.build(net, vcs - acks)

@@ -31,7 +31,7 @@ pub use builder::NetworkBuilder;
 pub use edge_list::parse as parse_edge_list;
 pub use error::TopologyError;
 pub use metrics::{DistanceStats, all_pairs, bfs_distances, capacity_per_host, is_connected};
-pub use spec::TopologySpec;
+pub use spec::{ACCEPTED, TopologySpec};
 
 use petgraph::graph::{DiGraph, NodeIndex};
 use serde::Serialize;

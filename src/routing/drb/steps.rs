@@ -131,7 +131,7 @@ impl Steps {
         let escape = classes * halves;
         if data_vcs < escape {
             return Err(format!(
-                "needs {escape} data virtual channels on {} ({classes} step classes{}); got {data_vcs}",
+                "needs {escape} data virtual channels on {} ({classes} step classes{}); got {data_vcs}: raise --vcs (`vcs` in a scenario file)",
                 net.spec(),
                 if dateline {
                     " × 2 dateline halves"
