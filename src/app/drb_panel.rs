@@ -315,7 +315,7 @@ pub fn drb_panel_ui(
         (
             "Expanded pairs",
             "drb_expanded",
-            "pairs",
+            "number",
             (|s: &ExpansionSample| s.expanded as f64) as fn(&ExpansionSample) -> f64,
         ),
         (

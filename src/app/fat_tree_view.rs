@@ -20,7 +20,7 @@
 
 mod pods;
 
-use super::network_view::{Colouring, Selected};
+use super::colouring::{Colouring, Selected};
 use super::theme::Theme;
 use crate::routing::RoutingSpec;
 use crate::routing::fattree::{GreedyParams, GreedySpec};

@@ -18,6 +18,7 @@
 //! UI functions draw and push [`AppCommand`]s; [`RoutelabApp`] applies them
 //! after drawing.
 
+pub mod colouring;
 mod commands;
 pub mod digest_run;
 pub mod drb_panel;

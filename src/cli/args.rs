@@ -1,4 +1,5 @@
-//! Command-line arguments (clap derive).
+//! The scenario's command-line arguments (clap derive), shared by `sim`,
+//! `sweep` and `saturation`, and the parsers of numeric flags.
 
 use super::CliError;
 use crate::routing::RoutingSpec;
@@ -7,45 +8,8 @@ use crate::scenario::Scenario;
 use crate::sim::{PortPriority, SwitchModelKind, Switching};
 use crate::topology::Network;
 use crate::traffic::Process;
-use clap::{Args, Parser, Subcommand};
+use clap::Args;
 use std::path::PathBuf;
-
-/// routelab: see load balancing in interconnection networks.
-#[derive(Debug, Parser)]
-#[command(name = "routelab", version, about, long_about = None)]
-#[cfg_attr(
-    not(feature = "gui"),
-    command(
-        about = "See load balancing in interconnection networks: a cycle-level simulator. \
-                 This build has no GUI (--no-default-features, as scripts/test.sh builds \
-                 the core); `cargo run --release` builds and opens the app."
-    )
-)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Option<Command>,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    /// Run one scenario and print its summary.
-    Sim(super::sim::SimArgs),
-    /// Run one scenario over a range of offered loads.
-    Sweep(super::sweep::SweepArgs),
-    /// Find the saturation throughput by bisection over offered loads.
-    Saturation(super::saturation::SaturationArgs),
-    /// Describe a topology: switches, hosts, channels, diameter, capacity.
-    Topo(super::topo::TopoArgs),
-    /// Path selection on up*/down* and UDWM: crossing paths per channel.
-    Paths(super::paths::PathsArgs),
-    /// Exact channel-load analysis of oblivious routing on tori: IDEAL (ANALYTIC) throughput.
-    Load(super::load::LoadArgs),
-    /// Open the desktop app on a scenario, preset, tour or recorded demo.
-    App(super::app::AppArgs),
-    /// Campaigns: a file of axes over a scenario, run on all cores or as a
-    /// Slurm job array, resumed, merged and plotted.
-    Campaign(super::campaign::CampaignArgs),
-}
 
 fn parse_switching(s: &str) -> Result<Switching, String> {
     Switching::parse(s).ok_or_else(|| format!("accepted: {}", Switching::ACCEPTED))

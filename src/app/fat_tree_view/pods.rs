@@ -7,7 +7,7 @@
 //! several: its switches as bars, its links and servers; the other pods'
 //! arrows fade. A click on its header folds it again.
 
-use super::super::network_view::Selected;
+use super::super::colouring::Selected;
 use super::{Ctx, arrow, switch_bar, switch_hover};
 use crate::topology::fat_tree_params::Level;
 use crate::topology::{ChannelKind, Endpoint, SwitchId};

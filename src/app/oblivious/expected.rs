@@ -7,7 +7,7 @@
 use super::background::Job;
 use super::compare::value;
 use super::loads::{LoadSum, Loads, SLICE};
-use super::spec_of;
+use super::spec::spec_of;
 use crate::analysis::{ChannelWeights, Cube, ObliviousRouting, TrafficMatrix};
 use crate::scenario::Scenario;
 use crate::topology::{ChannelKind, Endpoint, Network};

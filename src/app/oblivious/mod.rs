@@ -45,6 +45,7 @@ mod expected;
 mod loads;
 mod pair;
 mod panel;
+mod spec;
 
 pub use background::{Background, Job};
 pub use central::CentralViews;
@@ -52,11 +53,12 @@ pub use compare::{COLUMNS, CompareJob, CompareRow, CompareTable, value};
 pub use expected::{Expected, ExpectedJob, ExpectedKey, shared_scale};
 pub use loads::{AverageSum, LoadSum, Loads, SLICE};
 pub use pair::{MAX_SAMPLES, PairInfo, QuadrantView, SampledPath, sample_paths};
+pub use spec::{analysed_routing, spec_of};
 
 use super::network_view::Selected;
 use super::sweep::{SweepJob, SweepRunner, SweepSettings};
-use crate::analysis::{Cube, DEFAULT_SAMPLES, DimOrder, ObliviousRouting};
-use crate::routing::{DorSpec, Law, ObliviousSpec, RoutingSpec};
+use crate::analysis::{Cube, DEFAULT_SAMPLES, ObliviousRouting};
+use crate::routing::RoutingSpec;
 use crate::scenario::Scenario;
 use crate::sim::{Simulation, SwitchModelKind};
 use crate::topology::{Network, SwitchId};
@@ -74,37 +76,6 @@ pub const WEB_HEAVY_MAX_NODES: usize = 64;
 /// Cached expected loads kept before the ones of other networks and
 /// traffic are dropped.
 const CACHE_LIMIT: usize = 48;
-
-/// A routing's analysis spec (`dor:tie=plus`, `romm:order=xy`, ...), which
-/// is also a simulator routing spec.
-pub fn spec_of(r: ObliviousRouting) -> String {
-    r.to_string()
-}
-
-/// The analysis routing a simulator routing spec or name stands for: DOR
-/// with its tie rule (VC classes do not change paths) and the five
-/// oblivious laws; `None` for every other routing (`minimal` included: ask
-/// with the running routing's name, which names what it resolved to).
-pub fn analysed_routing(spec: &str) -> Option<ObliviousRouting> {
-    let s: RoutingSpec = spec.parse().ok()?;
-    if let Some(d) = s.downcast::<DorSpec>() {
-        return Some(ObliviousRouting::Dor { tie: d.tie });
-    }
-    let o = s.downcast::<ObliviousSpec>()?;
-    Some(match o.law {
-        Law::Rdor => ObliviousRouting::Rdor,
-        Law::Val => ObliviousRouting::Val,
-        Law::Romm { random_order } => ObliviousRouting::Romm {
-            order: if random_order {
-                DimOrder::Random
-            } else {
-                DimOrder::Xy
-            },
-        },
-        Law::Rlb => ObliviousRouting::Rlb,
-        Law::RlbTh => ObliviousRouting::RlbTh,
-    })
-}
 
 /// Why the analysis does not apply to `net`, in a sentence for the panel;
 /// `None` when it does (a torus or mesh with one host per switch, within
@@ -573,6 +544,7 @@ impl ObliviousAnalysis {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::DimOrder;
     use crate::analysis::{ChannelWeights, TrafficMatrix, channel_loads};
     use crate::topology::{ChannelId, Endpoint};
     use std::time::Instant;

@@ -7,7 +7,7 @@
 
 use super::compare::value;
 use super::expected::{Expected, ExpectedKey};
-use super::spec_of;
+use super::spec::spec_of;
 use crate::analysis::{Cube, ObliviousRouting, quadrants};
 use crate::rng::{Stream, stream};
 use crate::routing::{Law, Oblivious, ObliviousSpec, RoutingSpec, walk};

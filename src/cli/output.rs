@@ -1,0 +1,64 @@
+//! What every subcommand writes and how it fails: standard output that
+//! tolerates a closed pipe, files that say where they went, and
+//! [`CliError`] with its exit codes.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Write a command's output to standard output. A reader that has gone
+/// away (`routelab sim --json | head -c 100`) is not an error: the output
+/// simply has nowhere to go, as with any Unix filter. Other write failures
+/// (a full disk) are reported.
+pub(crate) fn emit(text: &str) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(CliError::Run(format!("cannot write the output: {e}"))),
+    }
+}
+
+/// A CLI failure: bad input (exit 2), a failed run (exit 1) or a run
+/// stopped by Ctrl-C (exit 130, as a shell reports SIGINT).
+#[derive(Debug)]
+pub enum CliError {
+    Input(String),
+    Run(String),
+    Stopped(String),
+}
+
+impl CliError {
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            CliError::Input(_) => ExitCode::from(2),
+            CliError::Run(_) => ExitCode::from(1),
+            CliError::Stopped(_) => ExitCode::from(130),
+        }
+    }
+    pub fn message(&self) -> &str {
+        match self {
+            CliError::Input(m) | CliError::Run(m) | CliError::Stopped(m) => m,
+        }
+    }
+}
+
+impl From<crate::scenario::ScenarioError> for CliError {
+    fn from(e: crate::scenario::ScenarioError) -> Self {
+        CliError::Input(e.problems.join("; "))
+    }
+}
+
+/// Write `text` to `path`, naming the file on failure.
+pub(crate) fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliError> {
+    std::fs::write(path, text)
+        .map_err(|e| CliError::Input(format!("cannot write `{}`: {e}", path.display())))?;
+    // Say what was written where (on stderr, so a piped table or JSON
+    // stays clean): a newcomer's `--csv` and `--occupancy` confirmed
+    // nothing.
+    eprintln!(
+        "routelab: wrote {} ({} lines)",
+        path.display(),
+        text.lines().count()
+    );
+    Ok(())
+}
