@@ -62,3 +62,45 @@ pub(crate) fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliEr
     );
     Ok(())
 }
+
+/// The per-channel CSV that `sim --channels` and `load --channels` both
+/// write: id, name, kind, ends, then the two values `values` gives each
+/// channel (utilization and queueing delay; the analysis has no delay).
+pub(crate) fn channels_csv(
+    net: &crate::topology::Network,
+    values: impl Fn(&crate::topology::Channel) -> (String, String),
+) -> Result<String, CliError> {
+    use crate::topology::{ChannelKind, Network};
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let err = |e: csv::Error| CliError::Run(e.to_string());
+    w.write_record([
+        "channel",
+        "name",
+        "kind",
+        "src",
+        "dst",
+        "utilization",
+        "queueing_delay",
+    ])
+    .map_err(err)?;
+    for c in net.channels() {
+        let kind = match c.kind {
+            ChannelKind::Network => "network",
+            ChannelKind::Injection => "injection",
+            ChannelKind::Ejection => "ejection",
+        };
+        let (utilization, delay) = values(c);
+        w.write_record([
+            c.id.to_string(),
+            net.channel_name(c.id),
+            kind.to_string(),
+            Network::endpoint_name(c.src),
+            Network::endpoint_name(c.dst),
+            utilization,
+            delay,
+        ])
+        .map_err(err)?;
+    }
+    let bytes = w.into_inner().map_err(|e| CliError::Run(e.to_string()))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}

@@ -3,7 +3,6 @@
 use super::{CliError, ScenarioArgs, write_file};
 use crate::scenario::Scenario;
 use crate::sim::{Simulation, Summary};
-use crate::topology::{ChannelKind, Network};
 use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -459,40 +458,14 @@ pub fn occupancy_csv(sim: &Simulation) -> Result<String, CliError> {
 
 /// Per-channel CSV: id, name, kind, ends, utilization, queueing delay.
 pub fn channels_csv(sim: &Simulation) -> Result<String, CliError> {
-    let net = sim.network();
     let util = sim.channel_utilization();
     let delay = sim.channel_queueing_delay();
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let err = |e: csv::Error| CliError::Run(e.to_string());
-    w.write_record([
-        "channel",
-        "name",
-        "kind",
-        "src",
-        "dst",
-        "utilization",
-        "queueing_delay",
-    ])
-    .map_err(err)?;
-    for c in net.channels() {
-        let kind = match c.kind {
-            ChannelKind::Network => "network",
-            ChannelKind::Injection => "injection",
-            ChannelKind::Ejection => "ejection",
-        };
-        w.write_record([
-            c.id.to_string(),
-            net.channel_name(c.id),
-            kind.to_string(),
-            Network::endpoint_name(c.src),
-            Network::endpoint_name(c.dst),
+    super::output::channels_csv(sim.network(), |c| {
+        (
             format!("{:.6}", util[c.id as usize]),
             format!("{:.4}", delay[c.id as usize]),
-        ])
-        .map_err(err)?;
-    }
-    let bytes = w.into_inner().map_err(|e| CliError::Run(e.to_string()))?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+        )
+    })
 }
 
 /// Per-switch latency surface CSV (Fig. 9): switch, coordinates (x, y on a
