@@ -51,7 +51,7 @@ fn a_built_routing_name_stands_for_the_same_routing() {
             // carry the budget; the small networks keep them short.
             for topology in TOPOLOGIES {
                 for model in SwitchModelKind::ALL {
-                    let s = scenario(topology, example, *model);
+                    let s = scenario(topology, example, model);
                     let Ok((name, digest)) = run(&s) else {
                         continue; // does not apply here
                     };

@@ -215,7 +215,7 @@ pub fn scenario_ui(
             egui::ComboBox::from_id_salt("switch_model")
                 .selected_text(draft.switch_model.as_str())
                 .show_ui(ui, |ui| {
-                    for &m in SwitchModelKind::ALL {
+                    for m in SwitchModelKind::ALL {
                         if ui.selectable_value(&mut draft.switch_model, m, m.as_str()).changed() {
                             // Keep the routing among those that go with
                             // the model (the fat-tree balancers run only

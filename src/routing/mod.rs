@@ -13,8 +13,12 @@
 //! hypercubes ([`CubeDor`], [`Ecube`]), the oblivious load-balanced torus
 //! routings RDOR, VAL, ROMM, RLB and RLBth ([`Oblivious`]), minimal midimew
 //! routing ([`MidimewMinimal`]), D-mod-k on fat trees ([`DModK`]), up*/down*
-//! ([`UpDown`]) and path-selection tables ([`SourceRouted`]). Every one is
-//! listed in [`registry::KINDS`].
+//! ([`UpDown`]) and path-selection tables ([`SourceRouted`]); Duato's
+//! minimal adaptive routing with a DOR escape channel ([`adaptive`]) and
+//! Distributed Routing Balancing ([`drb`], Franco, Garcés and Luque); on
+//! the time-slice model, the weighted-path paper's greedy fat-tree balancer
+//! with ECMP and DRILL as baselines ([`fattree`]). Every one is listed in
+//! [`registry::KINDS`].
 //!
 //! The contract also carries what multi-phase and feedback routings need:
 //! the cycle at the source and at every hop ([`Source::now`], [`Hop::now`]),

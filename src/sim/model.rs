@@ -2,9 +2,11 @@
 //! switches each cycle. A model only moves flits between buffers and
 //! channels; packets, routing calls, statistics, feedback and the watchdog
 //! belong to the endpoint layer ([`super::Endpoints`]) it is handed.
-//! [`super::InputQueued`] (the virtual-channel router) and
-//! [`super::OutputQueued`] (ideal, unbounded output queues) implement it; a
-//! scenario names one in `switch_model`.
+//! [`super::InputQueued`] (the virtual-channel router),
+//! [`super::OutputQueued`] (ideal, unbounded output queues) and
+//! [`super::TimeSlice`] (the weighted-path paper's fat tree of unlike
+//! switches, one step per time slice) implement it; a scenario names one
+//! in `switch_model`.
 
 use super::endpoints::Endpoints;
 use super::error::SimError;

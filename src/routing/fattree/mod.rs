@@ -1,5 +1,7 @@
 //! Fat-tree balancers for the time-slice switch model
-//! ([`crate::sim::TimeSlice`]): the weighted-path paper's greedy balancer,
+//! ([`crate::sim::TimeSlice`]): the greedy balancer of "Datacenter Network
+//! Multi-path Load Balancing using weighted paths and greedy algorithms"
+//! (the weighted-path paper, `../shared/papers/`, file 001),
 //! step by step ([`greedy`]), and what datacenters run, as baselines: ECMP
 //! ([`ecmp`]), DRILL ([`drill`]) and the existing D-mod-k
 //! ([`super::DModK`]). All of them decide per message, once per time
