@@ -55,7 +55,7 @@ fn a_built_routing_name_stands_for_the_same_routing() {
                     let Ok((name, digest)) = run(&s) else {
                         continue; // does not apply here
                     };
-                    let again = scenario(topology, &name, *model);
+                    let again = scenario(topology, &name, model);
                     let (name2, digest2) = run(&again).unwrap_or_else(|e| {
                         panic!("{example} on {topology}: its name `{name}` does not build: {e}")
                     });

@@ -260,6 +260,19 @@ pub fn all() -> (Vec<Preset>, Vec<String>) {
     (out, problems)
 }
 
+/// Two spellings of one routing (`dor` and `dor:tie=plus`) are no edit:
+/// the first tour set `dor` on the DOR preset and its heading said
+/// "edited: routing dor (was dor:tie=plus)" over a Routing field showing
+/// `dor:tie=plus`.
+fn same_routing(key: &str, a: &serde_json::Value, b: Option<&serde_json::Value>) -> bool {
+    let spec = |v: &serde_json::Value| {
+        v.as_str()
+            .and_then(|t| t.parse::<crate::routing::RoutingSpec>().ok())
+            .map(|r| r.to_string())
+    };
+    key == "routing" && b.is_some_and(|b| spec(a).is_some() && spec(a) == spec(b))
+}
+
 /// A scenario that carries a preset's name but differs from it in what it
 /// runs (a field edited in the scenario panel, a tour's `set`) is renamed
 /// "NAME (edited)" and its description says what changed, so the heading
@@ -282,7 +295,7 @@ pub fn retitle(mut s: Scenario, presets: &[Preset]) -> Scenario {
     let changed: Vec<String> = a
         .iter()
         .filter(|(k, _)| !matches!(k.as_str(), "name" | "description" | "compare_with"))
-        .filter(|(k, v)| b.get(*k) != Some(*v))
+        .filter(|(k, v)| b.get(*k) != Some(*v) && !same_routing(k, v, b.get(*k)))
         .map(|(k, v)| match b.get(k) {
             Some(old) => format!("{k} {} (was {})", short(v), short(old)),
             None => format!("{k} {}", short(v)),
