@@ -80,6 +80,19 @@ pub fn tour_ui(ctx: &egui::Context, run: &TourRun, theme: Theme) -> Option<TourB
     // The callout: beside the target where there is room, else centred.
     let width = 360.0f32.min(screen.width() - 20.0);
     let (pivot, pos) = match target {
+        // Beside a tall panel on the left (the scenario panel), at its
+        // foot: at its top the card covered the network the first step
+        // talks about.
+        Some(r)
+            if screen.max.x - r.max.x > width + 24.0
+                && r.height() > 0.6 * screen.height()
+                && r.min.x - screen.min.x < 40.0 =>
+        {
+            (
+                Align2::LEFT_BOTTOM,
+                egui::pos2(r.max.x + 16.0, r.max.y.min(screen.max.y - 40.0)),
+            )
+        }
         Some(r) if screen.max.x - r.max.x > width + 24.0 => (
             Align2::LEFT_TOP,
             egui::pos2(r.max.x + 16.0, r.min.y.max(screen.min.y + 40.0)),
