@@ -61,7 +61,7 @@ fn scenario(case: &Case) -> Scenario {
         name: case.name.into(),
         topology: case.topology.into(),
         routing: case.routing.into(),
-        switch_model: SwitchModelKind::TimeSlice,
+        switch_model: SwitchModelKind::TIME_SLICE,
         load: 1.0,
         warmup: case.warmup,
         ..Scenario::default()

@@ -78,7 +78,7 @@ fn harness(topology: &str, mode: Acknowledgement, vcs: u8, link_latency: u16) ->
     let pattern = Pattern::build(&PatternSpec::Uniform, &net, &mut rng).unwrap();
     let sim = Simulation::new(
         net,
-        SwitchModelKind::InputQueued,
+        SwitchModelKind::INPUT_QUEUED,
         Box::new(routing),
         TrafficConfig {
             pattern,
@@ -233,7 +233,7 @@ fn a_vc_outside_the_range_is_a_named_error() {
     let pattern = Pattern::build(&PatternSpec::Tornado, &net, &mut rng).unwrap();
     let mut sim = Simulation::new(
         net,
-        SwitchModelKind::InputQueued,
+        SwitchModelKind::INPUT_QUEUED,
         Box::new(BadVc),
         TrafficConfig {
             pattern,
@@ -288,7 +288,7 @@ fn a_port_that_does_not_exist_is_a_named_error() {
     let pattern = Pattern::build(&PatternSpec::Uniform, &net, &mut rng).unwrap();
     let mut sim = Simulation::new(
         net,
-        SwitchModelKind::InputQueued,
+        SwitchModelKind::INPUT_QUEUED,
         Box::new(BadPort),
         TrafficConfig {
             pattern,

@@ -59,9 +59,9 @@ fn random_scenario(rng: &mut SimRng) -> Scenario {
         .min_vcs(&net);
     let vcs = rng.random_range(2..=4u8).max(min);
     let switch_model = if rng.random_bool(0.25) {
-        SwitchModelKind::OutputQueued
+        SwitchModelKind::OUTPUT_QUEUED
     } else {
-        SwitchModelKind::InputQueued
+        SwitchModelKind::INPUT_QUEUED
     };
     Scenario {
         topology: topology.into(),
@@ -146,7 +146,7 @@ fn watchdog_reports_a_deadlock_with_its_channels() {
     };
     let mut sim = Simulation::new(
         net,
-        SwitchModelKind::InputQueued,
+        SwitchModelKind::INPUT_QUEUED,
         Box::new(NoDateline),
         TrafficConfig {
             pattern,

@@ -10,7 +10,7 @@ fn oq(topology: &str, routing: &str, traffic: &str) -> Scenario {
         topology: topology.into(),
         routing: routing.into(),
         traffic: traffic.into(),
-        switch_model: SwitchModelKind::OutputQueued,
+        switch_model: SwitchModelKind::OUTPUT_QUEUED,
         vcs: 8,
         packet_flits: 1,
         warmup: 2000,
@@ -27,7 +27,7 @@ fn zero_load_latency_is_the_input_queued_one() {
     // counts in slices: tests/timeslice.rs has its zero-load latencies).
     let cycle_level = SwitchModelKind::ALL
         .iter()
-        .filter(|m| **m != SwitchModelKind::TimeSlice);
+        .filter(|m| **m != SwitchModelKind::TIME_SLICE);
     for model in cycle_level {
         let s = Scenario {
             topology: "mesh:3".into(),

@@ -50,7 +50,7 @@ fn a_built_routing_name_stands_for_the_same_routing() {
             // Path searches with large budgets are slow and their names
             // carry the budget; the small networks keep them short.
             for topology in TOPOLOGIES {
-                for model in SwitchModelKind::ALL {
+                for &model in SwitchModelKind::ALL {
                     let s = scenario(topology, example, model);
                     let Ok((name, digest)) = run(&s) else {
                         continue; // does not apply here

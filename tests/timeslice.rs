@@ -36,7 +36,7 @@ fn idle(topology: &str, routing: &str) -> Simulation {
     Scenario {
         topology: topology.into(),
         routing: routing.into(),
-        switch_model: SwitchModelKind::TimeSlice,
+        switch_model: SwitchModelKind::TIME_SLICE,
         load: 0.0,
         warmup: 0,
         ..Scenario::default()
@@ -112,7 +112,7 @@ fn random_scenario(rng: &mut SimRng) -> Scenario {
     let base = Scenario {
         topology: topology.into(),
         routing,
-        switch_model: SwitchModelKind::TimeSlice,
+        switch_model: SwitchModelKind::TIME_SLICE,
         traffic: patterns[rng.random_range(0..patterns.len())].into(),
         process: [Process::Bernoulli, Process::Exponential, Process::OnOff][rng.random_range(0..3)],
         load: 1.0,
@@ -195,7 +195,7 @@ fn same_seeds_same_results() {
     let s = Scenario {
         topology: "fattree:4:hetero=paper:seed=1".into(),
         routing: "fattree-greedy:step=7".into(),
-        switch_model: SwitchModelKind::TimeSlice,
+        switch_model: SwitchModelKind::TIME_SLICE,
         load: 8.0,
         warmup: 100,
         cycles: 400,
@@ -273,7 +273,7 @@ fn combinations_that_make_no_sense_are_refused() {
     let torus = Scenario {
         topology: "torus:4x4".into(),
         routing: "dor".into(),
-        switch_model: SwitchModelKind::TimeSlice,
+        switch_model: SwitchModelKind::TIME_SLICE,
         ..Scenario::default()
     };
     let e = torus.build().err().unwrap().to_string();
@@ -297,7 +297,7 @@ fn balancers_swap_live() {
     let mut sim = Scenario {
         topology: "fattree:4:hetero=paper:seed=1".into(),
         routing: "fattree-greedy:step=1".into(),
-        switch_model: SwitchModelKind::TimeSlice,
+        switch_model: SwitchModelKind::TIME_SLICE,
         load: 8.0,
         warmup: 0,
         ..Scenario::default()

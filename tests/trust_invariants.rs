@@ -78,7 +78,7 @@ fn scenario_for(
         // only): the pairs that do not are refused, which
         // `combinations_that_make_no_sense_are_refused` in tests/timeslice.rs
         // checks.
-        .filter(|(_, n)| routelab::sim::check_combination(model, n, &spec).is_ok())
+        .filter(|(_, n)| model.check(n, &spec).is_ok())
         .collect();
     if fits.is_empty() {
         return None;
@@ -233,9 +233,8 @@ fn every_routing_and_model() -> Vec<(&'static str, SwitchModelKind)> {
         .collect();
     let runs = |r: &str, m: SwitchModelKind| {
         let spec: RoutingSpec = r.parse().unwrap();
-        nets.iter().any(|n| {
-            spec.applies_to(n).is_ok() && routelab::sim::check_combination(m, n, &spec).is_ok()
-        })
+        nets.iter()
+            .any(|n| spec.applies_to(n).is_ok() && m.check(n, &spec).is_ok())
     };
     let mut pairs = Vec::new();
     for r in KINDS.iter().flat_map(|k| k.examples.iter().copied()) {
@@ -315,7 +314,7 @@ fn the_watchdog_names_a_real_cycle_of_blocked_channels() {
         };
         let mut sim = Simulation::new(
             net.clone(),
-            SwitchModelKind::InputQueued,
+            SwitchModelKind::INPUT_QUEUED,
             Box::new(NoDateline),
             TrafficConfig {
                 pattern,

@@ -256,7 +256,7 @@ fn the_panel_explains_itself_on_a_network_that_is_no_torus() {
 fn every_oblivious_routing_swaps_live_and_too_few_vcs_are_explained() {
     let choices = routelab::app::scenario_panel::routing_choices(
         "torus:8x8",
-        routelab::sim::SwitchModelKind::InputQueued,
+        routelab::sim::SwitchModelKind::INPUT_QUEUED,
     );
     for r in ["rdor", "val", "romm", "rlb", "rlbth"] {
         assert!(

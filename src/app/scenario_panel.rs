@@ -55,6 +55,24 @@ pub const TRAFFIC: &[&str] = &[
     "hotspot:fraction=0.2:nodes=0",
 ];
 
+/// What moves packets between buffers: every registered switch model with
+/// its summary (the switch-model list's hover text).
+fn switch_model_hover() -> String {
+    let models: Vec<String> = SwitchModelKind::ALL
+        .iter()
+        .map(|m| format!("{m} = {}", m.entry().summary))
+        .collect();
+    format!("What moves packets between buffers: {}", models.join("; "))
+}
+
+/// `word` with its first letter in upper case.
+fn capitalised(word: &str) -> String {
+    let mut c = word.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
 /// Routing (balancer) specs that fit a topology spec on the given switch
 /// model (the fat-tree balancers only on the time-slice model, which takes
 /// fat trees only).
@@ -76,10 +94,8 @@ pub fn routing_choices(topology: &str, model: SwitchModelKind) -> Vec<String> {
             .iter()
             .flat_map(|k| k.examples.iter())
             .filter(|e| {
-                e.parse::<crate::routing::RoutingSpec>().is_ok_and(|s| {
-                    s.applies_to(&net).is_ok()
-                        && crate::sim::check_combination(model, &net, &s).is_ok()
-                })
+                e.parse::<crate::routing::RoutingSpec>()
+                    .is_ok_and(|s| s.applies_to(&net).is_ok() && model.check(&net, &s).is_ok())
             })
             .map(|e| e.to_string())
             .collect(),
@@ -196,14 +212,15 @@ pub fn scenario_ui(
             ui.end_row();
 
             ui.label("Offered load");
-            if draft.switch_model == SwitchModelKind::TimeSlice {
+            let unit = draft.switch_model.unit();
+            if unit.max_load > 1.0 {
                 ui.add(
                     egui::DragValue::new(&mut draft.load)
-                        .range(0.0..=crate::scenario::MAX_SLICE_LOAD)
+                        .range(0.0..=unit.max_load)
                         .speed(0.05)
                         .suffix(" req/server/slice"),
                 )
-                .on_hover_text("Time-slice model: requests per server per slice (lambda)");
+                .on_hover_text(format!("{}: {} (lambda)", draft.switch_model, unit.load));
             } else {
                 ui.add(egui::Slider::new(&mut draft.load, 0.0..=1.0).step_by(0.01))
                     .on_hover_text("Flits per host per cycle (1 = a host injects every cycle)");
@@ -215,7 +232,7 @@ pub fn scenario_ui(
             egui::ComboBox::from_id_salt("switch_model")
                 .selected_text(draft.switch_model.as_str())
                 .show_ui(ui, |ui| {
-                    for m in SwitchModelKind::ALL {
+                    for &m in SwitchModelKind::ALL {
                         if ui.selectable_value(&mut draft.switch_model, m, m.as_str()).changed() {
                             // Keep the routing among those that go with
                             // the model (the fat-tree balancers run only
@@ -231,10 +248,10 @@ pub fn scenario_ui(
                     }
                 })
                 .response
-                .on_hover_text("What moves packets between buffers: input-queued = virtual-channel routers with credit flow control, cycle by cycle; output-queued = ideal switches with unbounded output queues (only the channels limit); timeslice = the weighted-path paper's fat tree of unlike switches, one step per time slice");
+                .on_hover_text(switch_model_hover());
             ui.end_row();
 
-            if draft.switch_model == SwitchModelKind::TimeSlice {
+            if draft.switch_model.uses_deadlines() {
                 ui.label("Admission R");
                 ui.add(egui::DragValue::new(&mut draft.admit_slices).range(0..=1_000_000).suffix(" slices"))
                     .on_hover_text("A request fails if its access switch has no room for it within R slices of its begin time");
@@ -245,7 +262,7 @@ pub fn scenario_ui(
                 ui.end_row();
             }
 
-            if draft.switch_model == SwitchModelKind::TimeSlice {
+            if !draft.switch_model.uses_router_params() {
                 // The time-slice model moves one-flit messages between
                 // switch buffers once per slice: packet size, switching,
                 // VCs, buffer depth, selection and port priority do not
@@ -312,9 +329,9 @@ pub fn scenario_ui(
             }
 
             ui.label("Warm-up");
-            let slices = draft.switch_model == SwitchModelKind::TimeSlice;
-            ui.add(egui::DragValue::new(&mut draft.warmup).range(0..=10_000_000).suffix(if slices { " slices" } else { " cycles" }))
-                .on_hover_text(if slices { "Slices before statistics start" } else { "Cycles before statistics start" });
+            let step = draft.switch_model.unit().step;
+            ui.add(egui::DragValue::new(&mut draft.warmup).range(0..=10_000_000).suffix(format!(" {step}")))
+                .on_hover_text(format!("{} before statistics start", capitalised(step)));
             ui.end_row();
 
             ui.label("Seed");

@@ -57,7 +57,7 @@ pub const IRREGULAR: &[&str] = &[
 pub fn swap_order(scenario: &Scenario, net: &Network) -> Vec<String> {
     let fits = |spec: &RoutingSpec| {
         spec.applies_to(net).is_ok()
-            && crate::sim::check_combination(scenario.switch_model, net, spec).is_ok()
+            && scenario.switch_model.check(net, spec).is_ok()
             && spec.min_vcs(net) <= scenario.vcs.max(1)
     };
     let kind = net.spec().split(':').next().unwrap_or_default();

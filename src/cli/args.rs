@@ -21,13 +21,10 @@ fn parse_port_priority(s: &str) -> Result<PortPriority, String> {
     PortPriority::parse(s).ok_or_else(|| format!("accepted: {}", PortPriority::ACCEPTED))
 }
 fn parse_switch_model(s: &str) -> Result<SwitchModelKind, String> {
-    SwitchModelKind::parse(s).ok_or_else(|| format!("accepted: {}", SwitchModelKind::ACCEPTED))
+    SwitchModelKind::parse(s).ok_or_else(|| format!("accepted: {}", SwitchModelKind::accepted()))
 }
 fn switch_model_help() -> String {
-    format!(
-        "Switch model: {} (timeslice: the weighted-path paper's fat tree, one step = one time slice).",
-        SwitchModelKind::ACCEPTED
-    )
+    SwitchModelKind::help()
 }
 fn parse_process(s: &str) -> Result<Process, String> {
     Process::parse(s).ok_or_else(|| format!("accepted: {}", Process::ACCEPTED))
@@ -105,7 +102,7 @@ pub struct ScenarioArgs {
     // (`registry::help`), so a routing added to the registry is in it.
     #[arg(long, action = clap::ArgAction::Append, help = crate::routing::registry::help())]
     pub routing: Vec<String>,
-    // Every switch model, from `SwitchModelKind::ALL`.
+    // Every switch model, from the registry (`sim::MODELS`).
     #[arg(long, value_parser = parse_switch_model, help = switch_model_help())]
     pub switch_model: Option<SwitchModelKind>,
     /// Traffic pattern: uniform, hotspot[:fraction=F][:nodes=A,B], bitrev,
@@ -286,33 +283,56 @@ impl ScenarioArgs {
     /// The scenarios to run: one per `--routing` (the scenario's own routing
     /// when none is given), or with `compare`, every routing of the first
     /// one's family that applies to the topology. Every one is checked
-    /// against the network before any runs.
-    pub fn scenarios(&self, compare: bool) -> Result<Vec<Scenario>, CliError> {
+    /// against the network before any runs, and what the check built (the
+    /// network, the parsed routing, the pattern and the routing's tables)
+    /// is kept for the run ([`Planned`]).
+    pub fn scenarios(&self, compare: bool) -> Result<Vec<Planned>, CliError> {
         let base = self.scenario()?;
         let mut routings: Vec<String> = if self.routing.is_empty() {
             vec![base.routing.clone()]
         } else {
             self.routing.clone()
         };
+        let mut first = None;
         if compare {
-            let net = base.prepare()?.network;
-            let spec: RoutingSpec = routings[0]
-                .parse()
-                .map_err(|e: crate::routing::RoutingError| CliError::Input(e.to_string()))?;
-            routings = family(&spec, &net);
+            let built = base.prepare()?;
+            let members = family(&built.routing, &built.network);
+            if members.first() == Some(&base.routing) {
+                first = Some(built);
+            }
+            routings = members;
         }
         let side_by_side = routings.len() > 1;
         let mut out = Vec::with_capacity(routings.len());
         for r in routings {
-            let s = Scenario {
+            let scenario = Scenario {
                 routing: r,
                 pair_stats: base.pair_stats || side_by_side,
                 ..base.clone()
             };
-            s.prepare()?;
-            out.push(s);
+            // pair_stats changes the run, not what `prepare` builds.
+            let built = match first.take() {
+                Some(b) if scenario.routing == base.routing => b,
+                _ => scenario.prepare()?,
+            };
+            out.push(Planned { scenario, built });
         }
         Ok(out)
+    }
+}
+
+/// A scenario checked and built for its run: [`Scenario::prepare`]'s
+/// result is kept, so that a run parses its specs and builds its network
+/// and routing once.
+pub struct Planned {
+    pub scenario: Scenario,
+    pub built: crate::scenario::Built,
+}
+
+impl Planned {
+    /// The simulation, from what the check built.
+    pub fn simulation(self) -> Result<crate::sim::Simulation, CliError> {
+        Ok(self.scenario.simulate(self.built)?)
     }
 }
 

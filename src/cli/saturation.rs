@@ -16,7 +16,8 @@
 //! a router whose throughput falls past saturation can break that, so the
 //! answer is a load that passes with the next grid point failing.
 
-use super::sim::run_scenario;
+use super::args::Planned;
+use super::sim::run_point;
 use super::{CliError, ScenarioArgs};
 use crate::scenario::Scenario;
 use clap::Args;
@@ -76,7 +77,8 @@ pub struct SaturationReport {
 }
 
 /// Does `load` pass on every seed?
-fn passes(base: &Scenario, load: f64, seeds: u64, threshold: f64) -> Result<bool, CliError> {
+fn passes(plan: &Planned, load: f64, seeds: u64, threshold: f64) -> Result<bool, CliError> {
+    let (base, network, routing) = (&plan.scenario, &plan.built.network, &plan.built.routing);
     let results: Vec<Result<bool, CliError>> =
         (0..seeds)
             .into_par_iter()
@@ -86,7 +88,7 @@ fn passes(base: &Scenario, load: f64, seeds: u64, threshold: f64) -> Result<bool
                     seed: base.seed.wrapping_add(i),
                     ..base.clone()
                 };
-                let (_, r) = run_scenario(&s)?;
+                let (_, r) = run_point(&s, network, routing)?;
                 Ok(r.summary.accepted >= threshold * load
                     && r.summary.min_source_delivery >= threshold)
             })
@@ -100,37 +102,32 @@ fn passes(base: &Scenario, load: f64, seeds: u64, threshold: f64) -> Result<bool
 
 /// The saturation of one scenario (module docs).
 pub fn saturation(
-    base: &Scenario,
+    plan: &Planned,
     step: f64,
     seeds: u64,
     threshold: f64,
 ) -> Result<Saturation, CliError> {
-    let prepared = base.prepare()?;
-    let capacity = crate::topology::capacity_per_host(&prepared.network);
+    let capacity = crate::topology::capacity_per_host(&plan.built.network);
     let grid = |g: u64| (g as f64 * step * capacity).min(1.0);
     // Highest grid point whose load a host can offer (1 flit per cycle).
     let top = ((1.0 / (step * capacity)) + 1e-9).floor() as u64;
     let mut runs = 0;
     let (mut lo, mut hi) = (0u64, top);
     runs += seeds;
-    if passes(base, grid(hi), seeds, threshold)? {
+    if passes(plan, grid(hi), seeds, threshold)? {
         lo = hi;
     } else {
         while hi - lo > 1 {
             let mid = (lo + hi) / 2;
             runs += seeds;
-            if passes(base, grid(mid), seeds, threshold)? {
+            if passes(plan, grid(mid), seeds, threshold)? {
                 lo = mid;
             } else {
                 hi = mid;
             }
         }
     }
-    let name = prepared
-        .routing
-        .build(&prepared.network, base.vcs)
-        .map(|r| r.name())
-        .unwrap_or_else(|_| base.routing.clone());
+    let name = plan.built.tables.name();
     Ok(Saturation {
         routing: name,
         // Rounded to the grid (no 0.9500000000000001).
@@ -165,7 +162,7 @@ pub fn run(a: SaturationArgs) -> Result<(), CliError> {
     for s in &scenarios {
         routings.push(saturation(s, a.step, a.seeds, a.threshold)?);
     }
-    let first = &scenarios[0];
+    let first = &scenarios[0].scenario;
     let report = SaturationReport {
         topology: first.topology.clone(),
         traffic: first.traffic.clone(),

@@ -1,5 +1,6 @@
 //! `routelab sim`: one scenario, a readable summary or one JSON object.
 
+use super::args::Planned;
 use super::{CliError, ScenarioArgs, write_file};
 use crate::scenario::Scenario;
 use crate::sim::{Simulation, Summary};
@@ -111,9 +112,24 @@ impl DrbReport {
     }
 }
 
-/// Run a scenario to completion (warm-up + cycles) and time it.
-pub fn run_scenario(s: &Scenario) -> Result<(Simulation, SimReport), CliError> {
-    let mut sim = s.build()?;
+/// Run a planned scenario (checked and built once) to completion.
+pub fn run_planned(p: Planned) -> Result<(Simulation, SimReport), CliError> {
+    let s = p.scenario.clone();
+    run_simulation(&s, p.simulation()?)
+}
+
+/// Run a point of a sweep: `s` on the network and routing spec its plan
+/// built and parsed (the routing's tables are built for this run).
+pub fn run_point(
+    s: &Scenario,
+    network: &std::sync::Arc<crate::topology::Network>,
+    routing: &crate::routing::RoutingSpec,
+) -> Result<(Simulation, SimReport), CliError> {
+    run_simulation(s, s.build_on(network.clone(), routing)?)
+}
+
+/// Run `sim`, built from `s`, for its warm-up and cycles, and time it.
+fn run_simulation(s: &Scenario, mut sim: Simulation) -> Result<(Simulation, SimReport), CliError> {
     let t0 = Instant::now();
     let total = s.warmup + s.cycles;
     super::progress::run_cycles(&mut sim, total).map_err(|e| CliError::Run(e.to_string()))?;
@@ -156,13 +172,11 @@ pub fn run(mut a: SimArgs) -> Result<(), CliError> {
         // still run, and the command then exits 1.
         let mut runs = Vec::with_capacity(scenarios.len());
         let mut failed = Vec::new();
-        for s in &scenarios {
-            match run_scenario(s) {
+        for p in scenarios {
+            let routing = p.scenario.routing.clone();
+            match run_planned(p) {
                 Ok((_, r)) => runs.push(r),
-                Err(CliError::Run(error)) => failed.push(FailedRun {
-                    routing: s.routing.clone(),
-                    error,
-                }),
+                Err(CliError::Run(error)) => failed.push(FailedRun { routing, error }),
                 Err(e) => return Err(e),
             }
         }
@@ -181,8 +195,10 @@ pub fn run(mut a: SimArgs) -> Result<(), CliError> {
             None => Ok(()),
         };
     }
-    let s = &scenarios[0];
-    let (sim, r) = run_scenario(s)?;
+    let Some(p) = scenarios.into_iter().next() else {
+        return Err(CliError::Input("no routing".into()));
+    };
+    let (sim, r) = run_planned(p)?;
     if a.digest {
         if let Some(path) = &a.channels {
             write_file(path, &channels_csv(&sim)?)?;

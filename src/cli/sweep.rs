@@ -8,7 +8,8 @@
 //! `--no-stop`). The reported saturation throughput is the largest accepted
 //! throughput over all points run (BookSim's convention).
 
-use super::sim::{SimReport, run_scenario};
+use super::args::Planned;
+use super::sim::{SimReport, run_point};
 use super::{CliError, ScenarioArgs, write_file};
 use crate::scenario::Scenario;
 use clap::Args;
@@ -111,13 +112,15 @@ pub fn parse_loads(s: &str) -> Result<Vec<f64>, CliError> {
 
 /// Run a sweep; `on_point` sees each finished point (progress).
 pub fn sweep(
-    base: &Scenario,
+    plan: &Planned,
     loads: &[f64],
     stop_at_saturation: bool,
     on_point: &(dyn Fn() + Sync),
 ) -> Result<SweepReport, CliError> {
-    // Validate once (and fail with exit 2) before spending cores.
-    base.prepare()?;
+    // Checked once (exit 2) before spending cores; every point shares the
+    // plan's network and parsed routing.
+    let base = &plan.scenario;
+    let (network, routing) = (&plan.built.network, &plan.built.routing);
     let batch = rayon::current_num_threads().max(1);
     let mut points: Vec<SweepPoint> = Vec::new();
     for chunk in loads.chunks(batch) {
@@ -128,7 +131,7 @@ pub fn sweep(
                     load,
                     ..base.clone()
                 };
-                let (_, report) = run_scenario(&s)?;
+                let (_, report) = run_point(&s, network, routing)?;
                 on_point();
                 let saturated = report.summary.is_saturated();
                 Ok(SweepPoint { report, saturated })
@@ -185,7 +188,7 @@ pub fn run(a: SweepArgs) -> Result<(), CliError> {
     // The elapsed time moves even while one long load runs.
     bar.enable_steady_tick(std::time::Duration::from_secs(1));
     if !a.json {
-        super::emit(&header(std::slice::from_ref(&base), &loads))?;
+        super::emit(&header(std::slice::from_ref(&base.scenario), &loads))?;
     }
     let report = sweep(&base, &loads, !a.no_stop, &|| bar.inc(1))?;
     bar.finish_and_clear();
@@ -246,9 +249,10 @@ fn skipped(rest: &[f64]) -> String {
 }
 
 /// Several routings over the same loads, traffic and seed.
-fn run_several(a: &SweepArgs, scenarios: &[Scenario], loads: &[f64]) -> Result<(), CliError> {
+fn run_several(a: &SweepArgs, scenarios: &[Planned], loads: &[f64]) -> Result<(), CliError> {
     if !a.json {
-        super::emit(&header(scenarios, loads))?;
+        let plain: Vec<Scenario> = scenarios.iter().map(|p| p.scenario.clone()).collect();
+        super::emit(&header(&plain, loads))?;
     }
     let bar = if a.json {
         ProgressBar::hidden()
@@ -269,7 +273,7 @@ fn run_several(a: &SweepArgs, scenarios: &[Scenario], loads: &[f64]) -> Result<(
                 .points
                 .first()
                 .map(|p| p.report.summary.routing.clone())
-                .unwrap_or_else(|| s.routing.clone()),
+                .unwrap_or_else(|| s.scenario.routing.clone()),
             report,
         });
     }

@@ -39,7 +39,7 @@
 //! limit on torus:8x8 with 3-flit buffers). Runs refuse both combinations.
 
 use super::kind::options;
-use super::registry::{Family, RoutingBuild, RoutingKind};
+use super::kind::{Family, RoutingBuild, RoutingKind};
 use super::{BufferView, Candidates, Hop, MAX_CANDIDATES, PacketInfo, RouteState, Routing};
 use crate::topology::cube::Geometry;
 use crate::topology::{Network, PortId, Shape, SwitchId};

@@ -24,11 +24,11 @@
 //! the cycle at the source and at every hop ([`Source::now`], [`Hop::now`]),
 //! route state with two waypoints and a path index ([`RouteState`]),
 //! delivery feedback after a modelled delay or a real acknowledgement
-//! packet ([`Acknowledgement`], [`Feedback`]), and hooks for switch
-//! models that decide once per time slice ([`Routing::send_key`],
-//! [`Routing::shuffle_sends`], [`Routing::neighbour_quota`],
-//! [`BufferView::occupancy`]). The fat-tree balancers ([`fattree`]) use
-//! them.
+//! packet ([`Acknowledgement`], [`Feedback`]), and, for switch models
+//! that decide once per time slice, the routing's send order and quota
+//! ([`Routing::slice_policy`], [`fattree::SlicePolicy`]) and the
+//! neighbours' fill ([`BufferView::occupancy`]). The fat-tree balancers
+//! ([`fattree`]) use them.
 //!
 //! Ejection is not the routing's business: at the destination switch the
 //! simulator sends the packet to its host.
@@ -56,9 +56,9 @@ pub use candidates::{Candidate, Candidates, MAX_CANDIDATES};
 pub use dmodk::DModK;
 pub use dor::{CubeDor, DorSpec, Ecube, TieRule, VcClasses};
 pub use feedback::{Acknowledgement, Feedback};
+pub use kind::{Family, RoutingBuild, RoutingKind};
 pub use midimew::MidimewMinimal;
 pub use oblivious::{Law, Oblivious, ObliviousSpec, Plan};
-pub use registry::{Family, RoutingBuild, RoutingKind};
 pub use source_routed::SourceRouted;
 pub use spec::{RoutingError, RoutingSpec, too_few_vcs};
 pub use state::{PacketInfo, RouteState};
@@ -285,38 +285,12 @@ pub trait Routing: Send {
         None
     }
 
-    /// For switch models that decide once per time slice: the key by which
-    /// switch `at` orders the packets it holds before sending them (lowest
-    /// first; equal keys keep arrival order), asked once per switch the
-    /// packet enters (when it is offered to `at`). `None` (the default)
-    /// keeps arrival order. The
-    /// fat-tree paper's "oldest first" step orders by generation time, then
-    /// by larger remaining distance.
-    fn send_key(
-        &self,
-        _at: SwitchId,
-        _pkt: &PacketInfo,
-        _state: &RouteState,
-        _gen_cycle: u64,
-    ) -> Option<u64> {
+    /// For switch models that decide once per time slice
+    /// ([`crate::sim::TimeSlice`]): the order in which a switch sends the
+    /// messages it holds and its per-neighbour quota
+    /// ([`fattree::SlicePolicy`]). `None` (the default): arrival order, no
+    /// quota. The weighted-path paper's greedy balancer sets one.
+    fn slice_policy(&self) -> Option<&dyn fattree::SlicePolicy> {
         None
-    }
-
-    /// For switch models that decide once per time slice: how many packets
-    /// switch `at` accepts from each neighbour in one slice, given its free
-    /// buffer space at the start of the slice and its number of
-    /// neighbours. `None` (the default): no per-neighbour limit. The
-    /// fat-tree paper's access-buffer reservation is such a quota.
-    fn neighbour_quota(&self, _at: SwitchId, _free: u32, _neighbours: u32) -> Option<u32> {
-        None
-    }
-
-    /// For switch models that decide once per time slice, when
-    /// [`Routing::send_key`] gives no key: `true` to try a switch's packets
-    /// in a fresh random order every slice (the fat-tree paper's order
-    /// before its "oldest first" step), `false` (the default) for arrival
-    /// order.
-    fn shuffle_sends(&self) -> bool {
-        false
     }
 }

@@ -4,7 +4,8 @@
 //! `dmodk`, and path-selection tables `paths:LEGAL:SELECT[:opts]`
 //! ([`crate::paths`]).
 
-use super::registry::{self, Family, RoutingBuild};
+use super::kind::{Family, RoutingBuild};
+use super::registry;
 use super::{Acknowledgement, Routing};
 use crate::topology::Network;
 use std::fmt;

@@ -35,8 +35,9 @@ pub struct Scenario {
     pub process: Process,
     /// Offered load, flits per host per cycle, 0..=1.
     pub load: f64,
-    /// Which switch model moves the packets ([`SwitchModelKind`]):
-    /// `input-queued` (the default) or `output-queued`.
+    /// Which switch model moves the packets, by its name in the registry
+    /// ([`crate::sim::MODELS`]): `input-queued` (the default),
+    /// `output-queued` or `timeslice`.
     pub switch_model: SwitchModelKind,
     pub packet_flits: u16,
     pub switching: Switching,
@@ -94,7 +95,7 @@ impl Default for Scenario {
             traffic: "uniform".into(),
             process: Process::Bernoulli,
             load: 0.3,
-            switch_model: SwitchModelKind::InputQueued,
+            switch_model: SwitchModelKind::INPUT_QUEUED,
             packet_flits: c.packet_flits,
             switching: c.switching,
             vcs: c.vcs,
@@ -117,9 +118,6 @@ impl Default for Scenario {
         }
     }
 }
-
-/// Most requests per server per slice a time-slice scenario may offer.
-pub const MAX_SLICE_LOAD: f64 = 1000.0;
 
 /// Most cycles a scenario may ask for ([`crate::limits::MAX_CYCLES`]).
 pub const MAX_CYCLES: u64 = crate::limits::MAX_CYCLES;
@@ -255,21 +253,23 @@ impl Scenario {
                 }
             }
         }
-        if self.switch_model == SwitchModelKind::TimeSlice {
-            if !(0.0..=MAX_SLICE_LOAD).contains(&self.load) || self.load.is_nan() {
-                p.push(format!(
-                    "load = {}; accepted 0..={MAX_SLICE_LOAD} requests per server per slice",
-                    self.load
-                ));
-            }
-        } else if !(0.0..=1.0).contains(&self.load) || self.load.is_nan() {
+        let unit = self.switch_model.unit();
+        if !(0.0..=unit.max_load).contains(&self.load) || self.load.is_nan() {
             p.push(format!(
-                "load = {}; accepted 0..=1 flits per host per cycle",
-                self.load
+                "load = {}; accepted 0..={} {}",
+                self.load, unit.max_load, unit.load
             ));
         }
-        if !self.switches.is_empty() && self.switch_model != SwitchModelKind::TimeSlice {
-            p.push("switches: per-switch parameters are for switch_model = timeslice".to_string());
+        if !self.switches.is_empty() && !self.switch_model.entry().per_switch_params {
+            let takers: Vec<&str> = crate::sim::MODELS
+                .iter()
+                .filter(|m| m.entry().per_switch_params)
+                .map(|m| m.as_str())
+                .collect();
+            p.push(format!(
+                "switches: per-switch parameters are for switch_model = {}",
+                takers.join(" or ")
+            ));
         }
         if self.cycles == 0 || self.cycles > MAX_CYCLES {
             p.push(format!(
@@ -333,7 +333,7 @@ impl Scenario {
             )));
         }
         let mut problems = Vec::new();
-        if let Err(e) = crate::sim::check_combination(self.switch_model, &network, &routing) {
+        if let Err(e) = self.switch_model.check(&network, &routing) {
             problems.push(e);
         }
         let tables = match Simulation::build_routing(&routing, &network, self.vcs) {
@@ -375,8 +375,13 @@ impl Scenario {
 
     /// Validate and build a ready-to-step simulation.
     pub fn build(&self) -> Result<Simulation, ScenarioError> {
-        let b = self.prepare()?;
-        self.simulation(b.network, b.tables, b.pattern)
+        self.simulate(self.prepare()?)
+    }
+
+    /// The simulation of what [`Scenario::prepare`] returned (its network,
+    /// pattern and routing, built once).
+    pub fn simulate(&self, built: Built) -> Result<Simulation, ScenarioError> {
+        self.simulation(built.network, built.tables, built.pattern)
     }
 
     /// Build on an existing network (sweeps share one) with a routing.
@@ -440,16 +445,31 @@ fn network_size(net: &Network) -> crate::limits::NetworkSize {
     }
 }
 
+/// The registered switch models, quoted, for `switch_model`'s message:
+/// `"input-queued", "output-queued" or "timeslice"`.
+fn models_quoted() -> String {
+    let names: Vec<String> = crate::sim::MODELS
+        .iter()
+        .map(|m| format!("\"{m}\""))
+        .collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
 fn one(e: impl std::fmt::Display) -> ScenarioError {
     ScenarioError::one(e.to_string())
 }
 
 fn field_hint(field: &str, e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    let msg = msg.split(" at line").next().unwrap_or(&msg).to_string();
     let accepted = match field {
         "switching" => "\"saf\", \"vct\" or \"wormhole\"",
         "selection" => "\"fixed\", \"first-free\" or \"adaptive\"",
         "port_priority" => "\"rotating\" or \"random\"",
-        "switch_model" => "\"input-queued\", \"output-queued\" or \"timeslice\"",
+        "switch_model" => return format!("{msg}; accepted {}", models_quoted()),
         "process" => "\"bernoulli\", \"exponential\" or \"on_off\"",
         "switches" => {
             "a list like [{\"switch\": 9, \"buffer\": 1000, \"bw_in\": 60, \"bw_out\": 20}]"
@@ -463,8 +483,6 @@ fn field_hint(field: &str, e: &serde_json::Error) -> String {
         | "deadline_slices" => "a non-negative whole number",
         _ => "a string",
     };
-    let msg = e.to_string();
-    let msg = msg.split(" at line").next().unwrap_or(&msg).to_string();
     format!("{msg}; accepted {accepted}")
 }
 

@@ -1,6 +1,7 @@
 //! Parameters of a run, in two parts: the router's ([`RouterConfig`]:
 //! what the switch is) and the measurement's ([`MeasureConfig`]: how the
-//! run is observed); and which switch model runs ([`SwitchModelKind`]).
+//! run is observed). Which switch model runs is the registry's
+//! ([`super::SwitchModelKind`]).
 
 use crate::routing::{RoutingSpec, Selection};
 use serde::{Deserialize, Serialize};
@@ -77,46 +78,6 @@ pub enum PortPriority {
 }
 
 crate::spec_options::keyword_enum!(PortPriority);
-
-/// Which switch model moves packets between buffers (a scenario's
-/// `switch_model`). Names, aliases, `ALL`, `ACCEPTED`, `parse` and
-/// `as_str` come from strum through [`crate::spec_options::keyword_enum`],
-/// like every other keyword of routelab.
-#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
-#[strum(serialize_all = "kebab-case")]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SwitchModelKind {
-    /// Input-queued virtual-channel switches with credit flow control
-    /// ([`super::InputQueued`]; Dally and Towles ch. 16-19).
-    #[default]
-    #[strum(
-        to_string = "input-queued",
-        serialize = "input_queued",
-        serialize = "iq"
-    )]
-    InputQueued,
-    /// Ideal output-queued switches with unbounded queues
-    /// ([`super::OutputQueued`]): only the channels limit throughput, as in
-    /// the channel-load analysis.
-    #[strum(
-        to_string = "output-queued",
-        serialize = "output_queued",
-        serialize = "oq"
-    )]
-    OutputQueued,
-    /// Synchronous time slices on a fat tree of unlike switches, a message
-    /// per packet ([`super::TimeSlice`]; the weighted-path paper).
-    #[serde(rename = "timeslice", alias = "time-slice")]
-    #[strum(
-        to_string = "timeslice",
-        serialize = "time-slice",
-        serialize = "time_slice"
-    )]
-    TimeSlice,
-}
-
-crate::spec_options::keyword_enum!(SwitchModelKind);
 
 /// The switch's parameters: what the router is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

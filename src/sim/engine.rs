@@ -3,16 +3,15 @@
 //! per [`Simulation::step`].
 
 use super::acknowledge::Acks;
-use super::config::{MeasureConfig, RouterConfig, SwitchModelKind};
+use super::config::{MeasureConfig, RouterConfig};
 use super::deadline::Deadlines;
 use super::endpoints::{Endpoints, TrafficConfig};
 use super::error::SimError;
-use super::input_queued::InputQueued;
 use super::model::{PortOccupancy, SwitchModel};
-use super::output_queued::OutputQueued;
+use super::model_kind::SwitchModelKind;
 use super::stats::{Stats, WindowSample};
 use super::summary::{RequestCounts, RunInfo, Summary};
-use super::timeslice::{TimeSlice, check_combination};
+use super::timeslice::TimeSlice;
 use crate::routing::{Routing, RoutingError, RoutingSpec, Timing};
 use crate::topology::{Network, capacity_per_host};
 use std::sync::Arc;
@@ -33,6 +32,8 @@ pub struct Simulation {
     ep: Endpoints,
     /// Cycles at which the routing was swapped (epoch starts), for curves.
     swaps: Vec<(u64, String)>,
+    /// The switch model's registry entry, as the run was built with it.
+    kind: SwitchModelKind,
     model: Box<dyn SwitchModel>,
     now: u64,
     failed: Option<SimError>,
@@ -51,32 +52,22 @@ impl Simulation {
         measure: MeasureConfig,
         seed: u64,
     ) -> Result<Simulation, String> {
-        let model: Box<dyn SwitchModel> = match kind {
-            SwitchModelKind::InputQueued => Box::new(InputQueued::new(net.clone(), &router)),
-            SwitchModelKind::OutputQueued => Box::new(OutputQueued::new(net.clone(), &router)),
-            SwitchModelKind::TimeSlice => {
-                // A message is a one-flit packet; success counts with R and D.
-                let router = RouterConfig {
-                    packet_flits: 1,
-                    ..router
-                };
-                let model = Box::new(TimeSlice::new(net.clone(), seed)?);
-                let deadlines = Deadlines::new(
-                    measure.admit_slices,
-                    measure.deadline_slices,
-                    measure.window_cycles,
-                );
-                let mut sim =
-                    Self::with_model(net, model, routing, traffic, router, measure, seed)?;
-                sim.ep.enable_deadlines(deadlines);
-                return Ok(sim);
-            }
-        };
-        Self::with_model(net, model, routing, traffic, router, measure, seed)
+        let entry = kind.entry();
+        let router = (entry.router)(router);
+        let model = (entry.build)(net.clone(), &router, seed)?;
+        let mut sim = Self::with_model(kind, net, model, routing, traffic, router, measure, seed)?;
+        if entry.deadlines {
+            let m = &sim.measure;
+            let deadlines = Deadlines::new(m.admit_slices, m.deadline_slices, m.window_cycles);
+            sim.ep.enable_deadlines(deadlines);
+        }
+        Ok(sim)
     }
 
-    /// A simulation with any switch model.
-    pub fn with_model(
+    /// A simulation with switch model `model`, built from `kind`'s entry.
+    #[allow(clippy::too_many_arguments)]
+    fn with_model(
+        kind: SwitchModelKind,
         net: Arc<Network>,
         model: Box<dyn SwitchModel>,
         routing: Box<dyn Routing>,
@@ -111,6 +102,7 @@ impl Simulation {
                 .unwrap_or_else(|| capacity_per_host(&net)),
             ep,
             swaps: vec![(0, name)],
+            kind,
             model,
             now: 0,
             failed: None,
@@ -277,9 +269,7 @@ impl Simulation {
         if let Some(p) = self.router.routing_problem(spec) {
             return Err(p);
         }
-        if let Some(kind) = SwitchModelKind::parse(self.model.name()) {
-            check_combination(kind, &self.net, spec)?;
-        }
+        self.kind.check(&self.net, spec)?;
         let routing = Self::build_routing(spec, &self.net, self.router.vcs - self.ep.ack_vcs())
             .map_err(|e| e.to_string())?;
         self.set_routing(routing)
@@ -324,12 +314,16 @@ impl Simulation {
     }
     /// The switch model's name, e.g. `input-queued`.
     pub fn switch_model(&self) -> &'static str {
-        self.model.name()
+        self.kind.as_str()
+    }
+    /// The switch model's registry handle.
+    pub fn switch_model_kind(&self) -> SwitchModelKind {
+        self.kind
     }
     /// The unit of a step and of latencies: `cycles`, or `slices` for the
     /// time-slice model.
     pub fn latency_unit(&self) -> &'static str {
-        self.model.latency_unit()
+        self.kind.unit().step
     }
     /// The time-slice model, when it is the one running.
     pub fn time_slice(&self) -> Option<&TimeSlice> {

@@ -11,7 +11,8 @@
 //! virtual-channel router, [`OutputQueued`] an ideal switch that leaves the
 //! channels as the only limit, [`TimeSlice`] the weighted-path paper's fat
 //! tree of unlike switches deciding once per time slice (one step = one
-//! slice); a scenario chooses one in `switch_model`.
+//! slice); a scenario chooses one in `switch_model`, by its name in the
+//! switch-model registry ([`MODELS`]).
 
 mod acknowledge;
 mod config;
@@ -23,6 +24,8 @@ mod error;
 mod histogram;
 mod input_queued;
 mod model;
+mod model_kind;
+mod models;
 mod output_queued;
 mod packet;
 mod pairs;
@@ -32,9 +35,7 @@ mod timeslice;
 mod timewheel;
 mod watchdog;
 
-pub use config::{
-    DEFAULT_DEADLINE_SLICES, MeasureConfig, PortPriority, RouterConfig, SwitchModelKind, Switching,
-};
+pub use config::{DEFAULT_DEADLINE_SLICES, MeasureConfig, PortPriority, RouterConfig, Switching};
 pub use deadline::Deadlines;
 pub use digest::{Digest, DigestMismatch};
 pub use endpoints::{Endpoints, Next, QueuedPacket, TrafficConfig};
@@ -43,6 +44,8 @@ pub use error::SimError;
 pub use histogram::Histogram;
 pub use input_queued::InputQueued;
 pub use model::{PortOccupancy, SwitchModel};
+pub use model_kind::{CYCLES, StepUnit, SwitchModelEntry, SwitchModelKind, per_cycle_routing};
+pub use models::MODELS;
 pub use output_queued::OutputQueued;
 pub use packet::{ACK_EPOCH, Packet, PacketSlab};
 pub use pairs::{PairCounter, PairStats, coefficient_of_variation};
@@ -50,5 +53,5 @@ pub use stats::{ChannelCounters, Lifetime, Stats, WindowSample};
 pub use summary::{
     PaperMetrics, RequestCounts, RunInfo, SATURATION_ACCEPTED_SHARE, Summary, saturated,
 };
-pub use timeslice::{SliceTraffic, TimeSlice, check_combination};
+pub use timeslice::{SliceTraffic, TimeSlice};
 pub use watchdog::Watchdog;

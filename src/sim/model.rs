@@ -6,7 +6,8 @@
 //! [`super::OutputQueued`] (ideal, unbounded output queues) and
 //! [`super::TimeSlice`] (the weighted-path paper's fat tree of unlike
 //! switches, one step per time slice) implement it; a scenario names one
-//! in `switch_model`.
+//! in `switch_model`, by its entry in the switch-model registry
+//! ([`super::MODELS`]), which also holds its name and step unit.
 
 use super::endpoints::Endpoints;
 use super::error::SimError;
@@ -21,8 +22,6 @@ pub struct PortOccupancy {
 
 /// A network of switches that moves flits (or messages) one step at a time.
 pub trait SwitchModel: Send {
-    /// The model's name as a scenario spells it, e.g. `input-queued`.
-    fn name(&self) -> &'static str;
     /// Advance one cycle: deliver due flits and credits, inject from the
     /// hosts, route, allocate and traverse.
     fn step(&mut self, now: u64, ep: &mut Endpoints) -> Result<(), SimError>;
@@ -50,11 +49,6 @@ pub trait SwitchModel: Send {
     /// model cannot wait in a cycle or none is found.
     fn wait_cycle(&self, _ep: &Endpoints) -> Option<Vec<(u32, u8)>> {
         None
-    }
-    /// The unit of one step and of latencies: `cycles` (the default) or
-    /// `slices` (the time-slice model).
-    fn latency_unit(&self) -> &'static str {
-        "cycles"
     }
     /// Uniform-traffic capacity per host where the model defines its own
     /// (in its unit); `None`: the topology's channel capacity.

@@ -32,6 +32,7 @@ use super::config::{RouterConfig, Switching};
 use super::endpoints::Endpoints;
 use super::error::SimError;
 use super::model::SwitchModel;
+use super::model_kind::{CYCLES, SwitchModelEntry, per_cycle_routing, same_router};
 use super::timewheel::TimeWheel;
 use crate::routing::{BufferView, Candidates, Selection};
 use crate::topology::{ChannelKind, Endpoint, Network, PortId, SwitchId};
@@ -238,11 +239,21 @@ impl OutputQueued {
     }
 }
 
-impl SwitchModel for OutputQueued {
-    fn name(&self) -> &'static str {
-        "output-queued"
-    }
+/// `switch_model = output-queued` in the switch-model registry.
+pub const MODEL: SwitchModelEntry = SwitchModelEntry {
+    name: "output-queued",
+    aliases: &["output_queued", "oq"],
+    summary: "ideal switches with unbounded output queues: only the channels limit throughput",
+    unit: CYCLES,
+    accepts: |_, routing| per_cycle_routing("output-queued", routing),
+    router: same_router,
+    deadlines: false,
+    per_switch_params: false,
+    router_params: true,
+    build: |net, router, _seed| Ok(Box::new(OutputQueued::new(net, router))),
+};
 
+impl SwitchModel for OutputQueued {
     fn step(&mut self, now: u64, ep: &mut Endpoints) -> Result<(), SimError> {
         let due = self.deliveries.take(now);
         for &(packet, tail) in &due {

@@ -499,7 +499,7 @@ impl ObliviousAnalysis {
         }
         let mut s = scenario.clone();
         if self.sweep_output_queued {
-            s.switch_model = SwitchModelKind::OutputQueued;
+            s.switch_model = SwitchModelKind::OUTPUT_QUEUED;
         }
         let job = SweepJob::new(s.clone(), &routings, &self.sweep_settings)?;
         self.sweep = SweepRunner::start(job);

@@ -7,7 +7,7 @@
 use super::SupernodeType;
 use crate::routing::Acknowledgement;
 use crate::routing::kind::options;
-use crate::routing::registry::{Family, RoutingBuild, RoutingKind};
+use crate::routing::kind::{Family, RoutingBuild, RoutingKind};
 
 pub(in crate::routing) const KIND: RoutingKind = RoutingKind {
     name: "drb",

@@ -12,7 +12,7 @@
 use super::table::{FatTreeTable, applies, nth_bit};
 use crate::rng::below;
 use crate::routing::kind::given_options;
-use crate::routing::registry::{Family, RoutingBuild, RoutingKind};
+use crate::routing::kind::{Family, RoutingBuild, RoutingKind};
 use crate::routing::{Candidates, Hop, Routing};
 use crate::topology::Network;
 

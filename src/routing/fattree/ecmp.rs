@@ -9,7 +9,7 @@
 
 use super::table::{FatTreeTable, applies, nth_bit};
 use crate::routing::kind::given_options;
-use crate::routing::registry::{Family, RoutingBuild, RoutingKind};
+use crate::routing::kind::{Family, RoutingBuild, RoutingKind};
 use crate::routing::{Candidates, Hop, Routing, Source};
 use crate::topology::Network;
 

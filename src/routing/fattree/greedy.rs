@@ -15,9 +15,9 @@
 //! 4. Weighted distance: "closer" is by the weighted distance of
 //!    [`super::weights`] instead of hops.
 //! 5. Oldest first: a switch sends in order of request begin time, ties to
-//!    the larger remaining distance ([`Routing::send_key`]). Steps 1-4 try
+//!    the larger remaining distance ([`SlicePolicy::send_key`]). Steps 1-4 try
 //!    messages in a fresh random order each slice, as the paper's did
-//!    before this step ([`Routing::shuffle_sends`]).
+//!    before this step ([`SlicePolicy::shuffle_sends`]).
 //! 6. Top-two randomisation: with the two largest values max_1 >= max_2,
 //!    if `max_1 < k_diff · max_2` the larger is taken with probability p and
 //!    the second otherwise. Option `score=size` takes the paper's variation
@@ -27,16 +27,17 @@
 //!    at the start of the slice takes at most
 //!    `in_accept = max(0, ⌊(free_j − k_access_buff) / deg⌋)` messages from
 //!    each of its `deg = k/2` aggregate switches in the slice
-//!    ([`Routing::neighbour_quota`], [`in_accept`]).
+//!    ([`SlicePolicy::neighbour_quota`], [`in_accept`]).
 //!
 //! The paper gives no values for its constants ("selected based on the test
 //! results"); [`GreedyParams::DEFAULT`] says why each default was chosen.
 
+use super::policy::SlicePolicy;
 use super::table::{FatTreeTable, applies, nth_bit};
 use super::weights::WeightedDistances;
 use crate::rng::{below, unit};
 use crate::routing::kind::given_options;
-use crate::routing::registry::{Family, RoutingBuild, RoutingKind};
+use crate::routing::kind::{Family, RoutingBuild, RoutingKind};
 use crate::routing::{Candidates, Hop, PacketInfo, RouteState, Routing};
 use crate::topology::fat_tree_params::Level;
 use crate::topology::{Network, SwitchId};
@@ -467,6 +468,13 @@ impl Routing for Greedy {
         out.push(chosen, 0, 0);
     }
 
+    fn slice_policy(&self) -> Option<&dyn SlicePolicy> {
+        Some(self)
+    }
+}
+
+/// The paper's send order (steps 1-5) and access-buffer quota (step 7).
+impl SlicePolicy for Greedy {
     /// Step 5: begin time first, then the larger remaining distance.
     fn send_key(
         &self,

@@ -39,6 +39,7 @@ use super::config::{PortPriority, RouterConfig, Switching};
 use super::endpoints::Endpoints;
 use super::error::SimError;
 use super::model::{PortOccupancy, SwitchModel};
+use super::model_kind::{CYCLES, SwitchModelEntry, per_cycle_routing, same_router};
 use super::timewheel::TimeWheel;
 use crate::routing::{BufferView, Candidates, Selection};
 use crate::topology::{ChannelKind, Endpoint, Network, PortId};
@@ -655,11 +656,21 @@ impl InputQueued {
     }
 }
 
-impl SwitchModel for InputQueued {
-    fn name(&self) -> &'static str {
-        "input-queued"
-    }
+/// `switch_model = input-queued` in the switch-model registry.
+pub const MODEL: SwitchModelEntry = SwitchModelEntry {
+    name: "input-queued",
+    aliases: &["input_queued", "iq"],
+    summary: "virtual-channel switches with credit flow control, Dally and Towles ch. 16-19",
+    unit: CYCLES,
+    accepts: |_, routing| per_cycle_routing("input-queued", routing),
+    router: same_router,
+    deadlines: false,
+    per_switch_params: false,
+    router_params: true,
+    build: |net, router, _seed| Ok(Box::new(InputQueued::new(net, router))),
+};
 
+impl SwitchModel for InputQueued {
     fn step(&mut self, now: u64, ep: &mut Endpoints) -> Result<(), SimError> {
         let credits = self.credit_wheel.take(now);
         for &o in &credits {

@@ -11,10 +11,10 @@
 //!    there (failed; [`crate::sim::Deadlines`]).
 //! 2. Every switch notes its neighbours' fill (the paper's SwitchStatsInfo,
 //!    once per slice) and each access switch's quota per aggregate for the
-//!    slice ([`crate::routing::Routing::neighbour_quota`]).
+//!    slice ([`crate::routing::fattree::SlicePolicy::neighbour_quota`]).
 //! 3. Every switch goes through its messages, in the order its balancer
-//!    asks for ([`crate::routing::Routing::send_key`],
-//!    [`crate::routing::Routing::shuffle_sends`]; arrival order otherwise),
+//!    asks for ([`crate::routing::fattree::SlicePolicy::send_key`],
+//!    [`crate::routing::fattree::SlicePolicy::shuffle_sends`]; arrival order otherwise),
 //!    routes each ([`super::Endpoints::route_slice`]) and offers it on the
 //!    first candidate port whose quota is not used up, until it has made
 //!    `bw_out` offers. A balancer may answer nothing: the message waits. The
@@ -38,17 +38,16 @@
 //! another pod 5 slices later (access, aggregate, core, aggregate, access),
 //! one in its pod after 3, one on its own access switch after 1.
 
-mod compat;
+mod entry;
 mod view;
 
-pub use compat::check_combination;
+pub use entry::MODEL;
 
 use super::endpoints::{Endpoints, RouteFault};
 use super::error::SimError;
 use super::model::SwitchModel;
 use crate::rng::{SimRng, Stream, below, stream};
 use crate::routing::Candidates;
-use crate::routing::fattree::MAX_K;
 use crate::topology::fat_tree_params::{SwitchParams, fat_tree_k, params_of, uniform_load};
 use crate::topology::{Network, Peer, PortId};
 use std::collections::VecDeque;
@@ -173,20 +172,7 @@ impl TimeSlice {
     /// parameters from the network description). `seed` seeds the order in
     /// which receivers accept and switches shuffle.
     pub fn new(net: Arc<Network>, seed: u64) -> Result<TimeSlice, String> {
-        match fat_tree_k(&net) {
-            Some(k) if k <= MAX_K => {}
-            Some(k) => {
-                return Err(format!(
-                    "switch_model = timeslice takes fat trees up to k={MAX_K} (got fattree:{k})"
-                ));
-            }
-            None => {
-                return Err(format!(
-                    "switch_model = timeslice models the weighted-path paper's fat tree and needs topology fattree:K (got {})",
-                    net.spec()
-                ));
-            }
-        }
+        entry::fat_tree_of(&net)?;
         let params = params_of(&net).unwrap_or_default();
         let n = net.num_switches();
         let mut port_start = Vec::with_capacity(n + 1);
@@ -285,14 +271,16 @@ impl TimeSlice {
         let Some(r) = ep.routings().last() else {
             return;
         };
-        let shuffle = r.shuffle_sends();
+        let policy = r.slice_policy();
+        let shuffle = policy.is_some_and(|x| x.shuffle_sends());
         for (s, msgs) in self.held.iter_mut().enumerate() {
             for m in msgs.iter_mut() {
                 let p = ep.packet(m.id);
                 m.key = if shuffle {
                     0
                 } else {
-                    r.send_key(s as u32, &p.info, &p.route, p.gen_cycle)
+                    policy
+                        .and_then(|x| x.send_key(s as u32, &p.info, &p.route, p.gen_cycle))
                         .unwrap_or(0)
                 };
             }
@@ -366,6 +354,7 @@ impl TimeSlice {
                     let p = ep.packet(m.id);
                     ep.routings()
                         .last()
+                        .and_then(|x| x.slice_policy())
                         .and_then(|x| x.send_key(to, &p.info, &p.route, p.gen_cycle))
                         .unwrap_or(0)
                 };
@@ -559,6 +548,7 @@ impl TimeSlice {
                 } else {
                     ep.routings()
                         .last()
+                        .and_then(|x| x.slice_policy())
                         .and_then(|x| x.send_key(r as u32, &p.info, &p.route, p.gen_cycle))
                 };
                 (id, now - p.gen_cycle, key.unwrap_or(0))
@@ -591,10 +581,6 @@ impl TimeSlice {
 }
 
 impl SwitchModel for TimeSlice {
-    fn name(&self) -> &'static str {
-        "timeslice"
-    }
-
     fn step(&mut self, now: u64, ep: &mut Endpoints) -> Result<(), SimError> {
         if ep.routings().len() != self.epochs {
             self.epochs = ep.routings().len();
@@ -619,7 +605,7 @@ impl SwitchModel for TimeSlice {
         self.traffic.slice = now;
         self.traffic.crossed.fill(0);
         self.traffic.refused.fill(0);
-        let shuffle = match ep.routings().last() {
+        let shuffle = match ep.routings().last().and_then(|r| r.slice_policy()) {
             Some(r) => {
                 for s in 0..self.num_switches {
                     let free = self.params[s].buffer.saturating_sub(self.occ_start[s]);
@@ -629,7 +615,10 @@ impl SwitchModel for TimeSlice {
                 }
                 r.shuffle_sends()
             }
-            None => false,
+            None => {
+                self.quota.fill(u32::MAX);
+                false
+            }
         };
         self.offers.clear();
         for s in 0..self.num_switches {
@@ -771,10 +760,6 @@ impl SwitchModel for TimeSlice {
             }
         }
         Ok(())
-    }
-
-    fn latency_unit(&self) -> &'static str {
-        "slices"
     }
 
     /// The λ at which ρ = 1: requests per server per slice under uniform
