@@ -501,17 +501,7 @@ fn key_item(ui: &mut egui::Ui, theme: Theme, name: &str, parts: Vec<Part>) {
             }
             Part::Scale(active) => {
                 let bar = Rect::from_min_size(pos2(x, mid - 5.0), vec2(w, 10.0));
-                let n = 30;
-                for i in 0..n {
-                    let x0 = bar.min.x + bar.width() * i as f32 / n as f32;
-                    let x1 = bar.min.x + bar.width() * (i + 1) as f32 / n as f32 + 0.5;
-                    let c = theme.heat(i as f32 / (n - 1) as f32);
-                    painter.rect_filled(
-                        Rect::from_min_max(pos2(x0, bar.min.y), pos2(x1, bar.max.y)),
-                        0.0,
-                        if active { c } else { c.gamma_multiply(0.25) },
-                    );
-                }
+                super::colour_scale::paint_bar(painter, bar, theme, !active);
             }
             Part::Dot => {
                 painter.circle(

@@ -443,16 +443,7 @@ pub fn surface_ui(
         pos2(rect.min.x + 12.0, rect.max.y - legend_h + 16.0),
         vec2((rect.width() - 24.0).min(320.0), 10.0),
     );
-    let steps = 48;
-    for i in 0..steps {
-        let x0 = bar.min.x + bar.width() * i as f32 / steps as f32;
-        let x1 = bar.min.x + bar.width() * (i + 1) as f32 / steps as f32 + 0.5;
-        painter.rect_filled(
-            Rect::from_min_max(pos2(x0, bar.min.y), pos2(x1, bar.max.y)),
-            0.0,
-            theme.heat(i as f32 / (steps - 1) as f32),
-        );
-    }
+    super::colour_scale::paint_bar(&painter, bar, theme, false);
     for k in 1..=CONTOURS {
         let x = bar.min.x + bar.width() * k as f32 / (CONTOURS + 1) as f32;
         painter.line_segment(
@@ -467,20 +458,7 @@ pub fn surface_ui(
         FontId::proportional(11.0),
         text,
     );
-    painter.text(
-        pos2(bar.min.x, bar.max.y + 1.0),
-        Align2::LEFT_TOP,
-        "0",
-        FontId::monospace(10.0),
-        text,
-    );
-    painter.text(
-        pos2(bar.max.x, bar.max.y + 1.0),
-        Align2::RIGHT_TOP,
-        format!("{top:.2}"),
-        FontId::monospace(10.0),
-        text,
-    );
+    super::colour_scale::paint_ends(&painter, bar, "0", &format!("{top:.2}"), text);
     painter.text(
         pos2(rect.max.x - 8.0, rect.max.y - 4.0),
         Align2::RIGHT_BOTTOM,

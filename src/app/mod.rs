@@ -18,6 +18,7 @@
 //! UI functions draw and push [`AppCommand`]s; [`RoutelabApp`] applies them
 //! after drawing.
 
+pub mod colour_scale;
 pub mod colouring;
 mod commands;
 pub mod digest_run;
@@ -40,6 +41,7 @@ pub mod presets;
 pub mod scenario_panel;
 pub mod session;
 pub mod share;
+pub mod side_panel;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod startup;
 pub mod swap_order;

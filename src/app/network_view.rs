@@ -455,16 +455,7 @@ fn legend(
     title_right: f32,
 ) {
     let bar = Rect::from_min_size(rect.min + vec2(0.0, 16.0), vec2(rect.width(), 10.0));
-    let n = 48;
-    for i in 0..n {
-        let x0 = bar.min.x + bar.width() * i as f32 / n as f32;
-        let x1 = bar.min.x + bar.width() * (i + 1) as f32 / n as f32 + 0.5;
-        painter.rect_filled(
-            Rect::from_min_max(pos2(x0, bar.min.y), pos2(x1, bar.max.y)),
-            0.0,
-            theme.heat(i as f32 / (n - 1) as f32),
-        );
-    }
+    super::colour_scale::paint_bar(painter, bar, theme, false);
     // The title has the view's whole width, not just the bar's (the stage
     // issue: "Utilization (…) (flits/" was cut at the bar's end), in a
     // smaller size where even that is too short; the range sits under the
@@ -481,20 +472,7 @@ fn legend(
     painter
         .with_clip_rect(title_rect.intersect(painter.clip_rect()))
         .galley(rect.min, galley, text);
-    painter.text(
-        pos2(bar.min.x, bar.max.y + 1.0),
-        Align2::LEFT_TOP,
-        "0",
-        FontId::monospace(10.0),
-        text,
-    );
-    painter.text(
-        pos2(bar.max.x, bar.max.y + 1.0),
-        Align2::RIGHT_TOP,
-        number(scale),
-        FontId::monospace(10.0),
-        text,
-    );
+    super::colour_scale::paint_ends(painter, bar, "0", &number(scale), text);
     painter.text(
         pos2(bar.center().x, bar.max.y + 1.0),
         Align2::CENTER_TOP,

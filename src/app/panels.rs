@@ -2,94 +2,73 @@
 //! and path-selection panels, the status bar, the details of the selected
 //! switch or channel, and the network views with their curves.
 
+use super::side_panel::{self, Edge, Heading};
 use super::swap_order;
 use super::*;
 
-/// The widest a side panel may grow (content such as a long description
-/// or a row of buffers would otherwise widen it): a quarter of the window,
-/// at least 260 points, so that with the scenario panel and two right
-/// panels open the network view and the curves keep some room.
-fn side_panel_max(ui: &egui::Ui) -> f32 {
-    (ui.ctx().content_rect().width() * 0.25).max(260.0)
-}
-
 impl RoutelabApp {
     pub(super) fn path_selection_ui(&mut self, ui: &mut egui::Ui) {
-        egui::Panel::right("path_selection")
-            .resizable(true)
-            .default_size(340.0)
-            .max_size(side_panel_max(ui))
-            .show(ui, |ui| {
-                tour::overlay::mark(ui, "path_selection");
-                egui::ScrollArea::vertical()
-                    .id_salt("path_selection_scroll")
-                    .show(ui, |ui| {
-                        ui.horizontal(|ui| {
-                            ui.label(egui::RichText::new("Static path selection").strong());
-                            if ui
-                                .small_button("Hide")
-                                .on_hover_text("Hide the path-selection panel")
-                                .clicked()
-                            {
-                                self.path_selection.open = false;
-                            }
-                        });
-                        ui.separator();
-                        let net = self.session.sim.network();
-                        let compare = self.session.compare.as_ref().and_then(|b| {
-                            let (_, v) = b.routing_channel_values()?;
-                            Some((
-                                b.routing_name(),
-                                v.iter()
-                                    .take(net.num_network_channels())
-                                    .map(|x| *x as u32)
-                                    .collect(),
-                            ))
-                        });
-                        self.path_selection.compare_crossing = compare;
-                        self.path_selection.ui(
-                            ui,
-                            &self.session.scenario,
-                            self.session.sim.network(),
-                            &mut self.settings.metric,
-                            &mut self.commands,
-                            self.settings.theme,
-                        );
-                    });
-            });
+        let hide = side_panel::show(
+            ui,
+            Edge::Right,
+            "path_selection",
+            340.0,
+            Some(Heading {
+                title: "Static path selection",
+                hide_hint: "Hide the path-selection panel",
+            }),
+            |ui| {
+                let net = self.session.sim.network();
+                let compare = self.session.compare.as_ref().and_then(|b| {
+                    let (_, v) = b.routing_channel_values()?;
+                    Some((
+                        b.routing_name(),
+                        v.iter()
+                            .take(net.num_network_channels())
+                            .map(|x| *x as u32)
+                            .collect(),
+                    ))
+                });
+                self.path_selection.compare_crossing = compare;
+                self.path_selection.ui(
+                    ui,
+                    &self.session.scenario,
+                    self.session.sim.network(),
+                    &mut self.settings.metric,
+                    &mut self.commands,
+                    self.settings.theme,
+                );
+            },
+        );
+        if hide {
+            self.path_selection.open = false;
+        }
     }
 
     pub(super) fn drb_ui(&mut self, ui: &mut egui::Ui) {
-        egui::Panel::right("drb")
-            .resizable(true)
-            .default_size(360.0)
-            .max_size(side_panel_max(ui))
-            .show(ui, |ui| {
-                tour::overlay::mark(ui, "drb");
-                egui::ScrollArea::vertical()
-                    .id_salt("drb_scroll")
-                    .show(ui, |ui| {
-                        ui.horizontal(|ui| {
-                            ui.label(egui::RichText::new("DRB metapaths").strong());
-                            if ui
-                                .small_button("Hide")
-                                .on_hover_text("Hide the DRB panel (View menu brings it back)")
-                                .clicked()
-                            {
-                                self.drb.hidden = true;
-                            }
-                        });
-                        ui.separator();
-                        let mut runs = vec![(
-                            format!("A: {}", self.session.sim.routing_name()),
-                            &self.session.sim,
-                        )];
-                        if let Some(b) = &self.session.compare {
-                            runs.push((format!("B: {}", b.routing_name()), b));
-                        }
-                        drb_panel::drb_panel_ui(ui, &mut self.drb, &runs, self.settings.theme);
-                    });
-            });
+        let hide = side_panel::show(
+            ui,
+            Edge::Right,
+            "drb",
+            360.0,
+            Some(Heading {
+                title: "DRB metapaths",
+                hide_hint: "Hide the DRB panel (View menu brings it back)",
+            }),
+            |ui| {
+                let mut runs = vec![(
+                    format!("A: {}", self.session.sim.routing_name()),
+                    &self.session.sim,
+                )];
+                if let Some(b) = &self.session.compare {
+                    runs.push((format!("B: {}", b.routing_name()), b));
+                }
+                drb_panel::drb_panel_ui(ui, &mut self.drb, &runs, self.settings.theme);
+            },
+        );
+        if hide {
+            self.drb.hidden = true;
+        }
     }
 
     pub(super) fn status_ui(&mut self, ui: &mut egui::Ui) {
@@ -201,53 +180,45 @@ impl RoutelabApp {
     }
 
     pub(super) fn left_ui(&mut self, ui: &mut egui::Ui) {
-        egui::Panel::left("controls")
-            .resizable(true)
-            .default_size(330.0)
-            .max_size(side_panel_max(ui))
-            .show(ui, |ui| {
-                tour::overlay::mark(ui, "controls");
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    ui.add_space(4.0);
-                    self.details_ui(ui);
-                    // The scenario's name goes inside, wrapped: a long
-                    // name in the header would not wrap and would push the
-                    // panel's content past its right edge.
-                    egui::CollapsingHeader::new(egui::RichText::new("Scenario").strong())
-                        .id_salt("scenario_section")
-                        .default_open(true)
-                        .show(ui, |ui| {
-                            // The Routing field is what Apply and Reset
-                            // build; say what run A runs after a live swap.
-                            let swaps = self.session.sim.swaps();
-                            if swaps.len() > 1 {
-                                let (at, now) = &swaps[swaps.len() - 1];
-                                ui.label(
-                                    egui::RichText::new(format!(
-                                        "Run A runs {now} now (swapped live at cycle {at}); \
-                                         the Routing field below is what Apply and Reset build"
-                                    ))
-                                    .color(self.settings.theme.info()),
-                                );
-                            }
-                            scenario_panel::scenario_ui(
-                                ui,
-                                &mut self.draft,
-                                &self.session.scenario,
-                                &mut self.commands,
-                                self.settings.theme.error(),
-                            );
-                        });
-                    ui.separator();
-                    egui::CollapsingHeader::new(egui::RichText::new("Compare balancers").strong())
-                        .default_open(true)
-                        .show(ui, |ui| self.compare_ui(ui));
-                    ui.separator();
-                    egui::CollapsingHeader::new(egui::RichText::new("Load sweep").strong())
-                        .default_open(false)
-                        .show(ui, |ui| self.sweep_ui(ui));
+        side_panel::show(ui, Edge::Left, "controls", 330.0, None, |ui| {
+            self.details_ui(ui);
+            // The scenario's name goes inside, wrapped: a long
+            // name in the header would not wrap and would push the
+            // panel's content past its right edge.
+            egui::CollapsingHeader::new(egui::RichText::new("Scenario").strong())
+                .id_salt("scenario_section")
+                .default_open(true)
+                .show(ui, |ui| {
+                    // The Routing field is what Apply and Reset
+                    // build; say what run A runs after a live swap.
+                    let swaps = self.session.sim.swaps();
+                    if swaps.len() > 1 {
+                        let (at, now) = &swaps[swaps.len() - 1];
+                        ui.label(
+                            egui::RichText::new(format!(
+                                "Run A runs {now} now (swapped live at cycle {at}); \
+                                 the Routing field below is what Apply and Reset build"
+                            ))
+                            .color(self.settings.theme.info()),
+                        );
+                    }
+                    scenario_panel::scenario_ui(
+                        ui,
+                        &mut self.draft,
+                        &self.session.scenario,
+                        &mut self.commands,
+                        self.settings.theme.error(),
+                    );
                 });
-            });
+            ui.separator();
+            egui::CollapsingHeader::new(egui::RichText::new("Compare balancers").strong())
+                .default_open(true)
+                .show(ui, |ui| self.compare_ui(ui));
+            ui.separator();
+            egui::CollapsingHeader::new(egui::RichText::new("Load sweep").strong())
+                .default_open(false)
+                .show(ui, |ui| self.sweep_ui(ui));
+        });
     }
 
     pub(super) fn compare_ui(&mut self, ui: &mut egui::Ui) {
