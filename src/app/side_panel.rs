@@ -56,10 +56,7 @@ pub fn show(
                         Some(h) => {
                             ui.horizontal(|ui| {
                                 ui.label(egui::RichText::new(h.title).strong());
-                                hide = ui
-                                    .small_button("Hide")
-                                    .on_hover_text(h.hide_hint)
-                                    .clicked();
+                                hide = ui.small_button("Hide").on_hover_text(h.hide_hint).clicked();
                             });
                             ui.separator();
                         }
