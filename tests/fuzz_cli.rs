@@ -376,6 +376,42 @@ fn negative_numbers_reach_routelab_validation() {
     assert!(numeric >= 15, "only {numeric} numeric flags found");
 }
 
+/// Progress goes by time, not by chunks of work: a run of a few hundred
+/// slow cycles (a big network) reports while it runs, not only at its
+/// end (it used to report per 1 024 cycles, so a 350-cycle run on
+/// `torus:64x64x64` was silent for 88 s).
+#[test]
+fn a_short_run_of_slow_cycles_reports_while_it_runs() {
+    let out = Command::new(BIN)
+        .args([
+            "sim",
+            "--topology",
+            "torus:64x64",
+            "--cycles",
+            "400",
+            "--warmup",
+            "0",
+            "--load",
+            "0.3",
+        ])
+        .env("ROUTELAB_PROGRESS_INTERVAL_MS", "100")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run the routelab binary");
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let during: Vec<u64> = err
+        .lines()
+        .filter_map(|l| l.strip_prefix("routelab: "))
+        .filter_map(|l| l.split(" of 400 cycles").next()?.parse().ok())
+        .filter(|&done| done < 400)
+        .collect();
+    assert!(
+        !during.is_empty(),
+        "no progress line before the end of the run:\n{err}"
+    );
+}
+
 /// A valid run of hours (`--cycles` far below its limit of 10^12) says how
 /// far it has got and how long is left, on standard error, and stops at
 /// once when asked: `sim`, `sweep` and `saturation`.

@@ -288,6 +288,10 @@ impl ScenarioArgs {
     /// is kept for the run ([`Planned`]).
     pub fn scenarios(&self, compare: bool) -> Result<Vec<Planned>, CliError> {
         let base = self.scenario()?;
+        super::progress::phase(format!(
+            "the network and the routing ({}, {})",
+            base.topology, base.routing
+        ));
         let mut routings: Vec<String> = if self.routing.is_empty() {
             vec![base.routing.clone()]
         } else {
@@ -310,6 +314,10 @@ impl ScenarioArgs {
                 pair_stats: base.pair_stats || side_by_side,
                 ..base.clone()
             };
+            super::progress::phase(format!(
+                "the network and the routing ({}, {})",
+                scenario.topology, scenario.routing
+            ));
             // pair_stats changes the run, not what `prepare` builds.
             let built = match first.take() {
                 Some(b) if scenario.routing == base.routing => b,

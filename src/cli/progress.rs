@@ -1,25 +1,35 @@
 //! Progress of long runs on the command line. The trust issue asks that a
 //! request taking minutes either be refused or show progress and be
 //! cancellable: `routelab sim --cycles 4294967296` is valid (the limit is
-//! [`crate::limits::MAX_CYCLES`]) and takes hours, so it must not sit silent.
+//! [`crate::limits::MAX_CYCLES`]) and takes hours, and a network at the
+//! largest accepted size (`torus:64x64x64`, 262 144 switches) takes
+//! seconds to build and about a second per cycle, so neither may sit
+//! silent.
 //!
-//! Every run of `sim`, `sweep` and `saturation` steps its simulation through
-//! [`run_cycles`], in chunks of [`CHUNK`] cycles: the same cycles, in the
-//! same order, as one `Simulation::run_for`, so no result changes. The
-//! cycles done, summed over the runs a command has going at once, are
-//! reported on standard error:
+//! Progress is reported by time, not by work: a reporter thread wakes
+//! every second and speaks when the interval has passed, whatever the run
+//! is doing. Every run of `sim`, `sweep` and `saturation` steps its
+//! simulation through [`run_cycles`], in chunks sized to last about
+//! [`CHUNK_TIME`] (one cycle at first, then as many as the last chunk's
+//! rate fits): the same cycles, in the same order, as one
+//! `Simulation::run_for`, so no result changes. What is being built before
+//! the cycles start (the network, the routing's tables, the simulation's
+//! state) is named with [`phase`]. On standard error:
 //! - on a terminal, `sim` shows a bar (cycles, elapsed, time left) once a
-//!   run has lasted a second; `sweep` and `saturation` keep their bar of
+//!   command has lasted a second, and a spinner naming what is being built
+//!   before the cycles start; `sweep` and `saturation` keep their bar of
 //!   loads, which ticks every second;
-//! - elsewhere (a log file, a pipe, a test harness), one line every 10 s,
-//!   after the first 10 s, so a short run prints nothing extra:
+//! - elsewhere (a log file, a pipe, a test harness), one line 10 s after
+//!   the start and every 10 s after, so a short run prints nothing extra:
 //!   `routelab: 1234567 of 4294967296 cycles (0.03 %) in 10 s, about 9 h
-//!   50 min left; Ctrl-C cancels`.
+//!   50 min left; Ctrl-C cancels`, or while building
+//!   `routelab: building the network and the routing (torus:64x64x64,
+//!   minimal) for 10 s; Ctrl-C cancels`.
 //!
 //! Ctrl-C cancels: routelab installs no signal handler, so an interrupt
-//! ends the process at once, as it does any Unix filter. The environment
-//! variable `ROUTELAB_PROGRESS_INTERVAL_MS` sets the line interval (tests
-//! use it to avoid waiting 10 s).
+//! ends the process at once, building or running, as it does any Unix
+//! filter. The environment variable `ROUTELAB_PROGRESS_INTERVAL_MS` sets
+//! the line interval (tests use it to avoid waiting 10 s).
 
 use crate::sim::{SimError, Simulation};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -27,10 +37,14 @@ use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Cycles stepped between two progress checks: small enough that the
-/// slowest model (the time-slice fat tree at k = 16, about 1 300 slices/s)
-/// reports within a second, large enough that the check costs nothing.
-pub const CHUNK: u64 = 1024;
+/// About how long one chunk of cycles runs between two updates of the
+/// cycles done: short next to the reporting interval, long next to the
+/// cost of the update.
+pub const CHUNK_TIME: Duration = Duration::from_millis(100);
+
+/// Most cycles in one chunk (a cheap network at light load runs millions
+/// a second).
+pub const MAX_CHUNK: u64 = 1 << 20;
 
 /// The words every progress line and bar carries; harnesses look for them.
 pub const CANCEL_HINT: &str = "Ctrl-C cancels";
@@ -53,6 +67,8 @@ struct State {
     last_line: Instant,
     planned: u64,
     done: u64,
+    /// What is being built, while no cycle runs yet.
+    phase: Option<(String, Instant)>,
     bar: Option<ProgressBar>,
 }
 
@@ -82,7 +98,21 @@ pub fn start(own_bar: bool) {
             last_line: now,
             planned: 0,
             done: 0,
+            phase: None,
             bar: None,
+        });
+    }
+    if style != Style::Quiet {
+        // The reporter: wakes every second (or every interval, if
+        // shorter) and ends when `finish` takes the state away.
+        let tick = interval.min(Duration::from_secs(1));
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(tick);
+                let Ok(mut s) = STATE.lock() else { return };
+                let Some(state) = s.as_mut() else { return };
+                state.report(Instant::now());
+            }
         });
     }
 }
@@ -97,17 +127,38 @@ pub fn finish() {
     }
 }
 
+/// Name what is being built now (until the cycles start or the next
+/// phase), e.g. `the network and the routing (torus:64x64x64, minimal)`.
+pub fn phase(what: impl Into<String>) {
+    let what = what.into();
+    with_state(|s| s.phase = Some((what, Instant::now())));
+}
+
 /// Step `sim` `cycles` times, reporting progress when a command started it.
 pub fn run_cycles(sim: &mut Simulation, cycles: u64) -> Result<(), SimError> {
-    with_state(|s| s.planned += cycles);
+    with_state(|s| {
+        s.planned += cycles;
+        s.phase = None;
+    });
     let mut left = cycles;
+    let mut chunk = 1u64;
     while left > 0 {
-        let n = left.min(CHUNK);
+        let n = left.min(chunk);
+        let t0 = Instant::now();
         sim.run_for(n)?;
         left -= n;
-        with_state(|s| s.advance(n));
+        with_state(|s| s.done += n);
+        chunk = next_chunk(n, t0.elapsed());
     }
     Ok(())
+}
+
+/// The next chunk's cycles: as many as ran in [`CHUNK_TIME`] at the last
+/// chunk's rate, at most four times the last and [`MAX_CHUNK`], at least 1.
+fn next_chunk(n: u64, took: Duration) -> u64 {
+    let rate = n as f64 / took.as_secs_f64().max(1e-9);
+    let fit = (rate * CHUNK_TIME.as_secs_f64()) as u64;
+    fit.clamp(1, (4 * n).min(MAX_CHUNK))
 }
 
 fn with_state(f: impl FnOnce(&mut State)) {
@@ -119,19 +170,26 @@ fn with_state(f: impl FnOnce(&mut State)) {
 }
 
 impl State {
-    fn advance(&mut self, n: u64) {
-        self.done += n;
-        let now = Instant::now();
+    /// What the reporter says at `now`.
+    fn report(&mut self, now: Instant) {
+        let elapsed = now.duration_since(self.start);
         match self.style {
             Style::Quiet => {}
             Style::Lines => {
                 if now.duration_since(self.last_line) >= self.interval {
                     self.last_line = now;
-                    eprintln!("{}", self.line(now.duration_since(self.start)));
+                    let line = match &self.phase {
+                        Some((what, since)) => phase_line(what, now.duration_since(*since)),
+                        None => self.line(elapsed),
+                    };
+                    eprintln!("{line}");
                 }
             }
             Style::Bar => {
-                if self.bar.is_none() && now.duration_since(self.start) >= Duration::from_secs(1) {
+                if elapsed < Duration::from_secs(1) {
+                    return;
+                }
+                let bar = self.bar.get_or_insert_with(|| {
                     let bar = ProgressBar::new(self.planned);
                     bar.set_style(
                         ProgressStyle::with_template(&format!(
@@ -139,12 +197,14 @@ impl State {
                         ))
                         .unwrap_or_else(|_| ProgressStyle::default_bar()),
                     );
-                    self.bar = Some(bar);
+                    bar
+                });
+                match &self.phase {
+                    Some((what, _)) => bar.set_message(format!("building {what}")),
+                    None => bar.set_message(""),
                 }
-                if let Some(bar) = &self.bar {
-                    bar.set_length(self.planned);
-                    bar.set_position(self.done);
-                }
+                bar.set_length(self.planned);
+                bar.set_position(self.done);
             }
         }
     }
@@ -167,6 +227,14 @@ impl State {
             readable(elapsed),
         )
     }
+}
+
+/// The line while something is being built.
+fn phase_line(what: &str, for_: Duration) -> String {
+    format!(
+        "routelab: building {what} for {}; {CANCEL_HINT}",
+        readable(for_)
+    )
 }
 
 /// `42 s`, `12 min`, `3 h 5 min`.
@@ -206,11 +274,31 @@ mod tests {
             last_line: now,
             planned: 4000,
             done: 1000,
+            phase: None,
             bar: None,
         };
         assert_eq!(
             s.line(Duration::from_secs(10)),
             "routelab: 1000 of 4000 cycles (25.00 %) in 10 s, about 30 s left; Ctrl-C cancels"
+        );
+    }
+
+    #[test]
+    fn chunks_follow_the_rate_within_bounds() {
+        // 1000 cycles in 50 ms: 2000 fit in 100 ms, within 4x the last.
+        assert_eq!(next_chunk(1000, Duration::from_millis(50)), 2000);
+        // A slow network: one cycle in 2 s, so one at a time.
+        assert_eq!(next_chunk(1, Duration::from_secs(2)), 1);
+        // A fast one grows by at most 4x per chunk, up to MAX_CHUNK.
+        assert_eq!(next_chunk(1, Duration::from_nanos(10)), 4);
+        assert_eq!(next_chunk(MAX_CHUNK, Duration::from_nanos(10)), MAX_CHUNK);
+    }
+
+    #[test]
+    fn a_building_line_names_what_and_for_how_long() {
+        assert_eq!(
+            phase_line("the network (torus:64x64x64)", Duration::from_secs(12)),
+            "routelab: building the network (torus:64x64x64) for 12 s; Ctrl-C cancels"
         );
     }
 }

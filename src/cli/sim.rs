@@ -115,6 +115,10 @@ impl DrbReport {
 /// Run a planned scenario (checked and built once) to completion.
 pub fn run_planned(p: Planned) -> Result<(Simulation, SimReport), CliError> {
     let s = p.scenario.clone();
+    super::progress::phase(format!(
+        "the simulation's buffers and channels ({})",
+        s.topology
+    ));
     run_simulation(&s, p.simulation()?)
 }
 
