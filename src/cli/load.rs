@@ -19,9 +19,8 @@
 
 use super::{CliError, write_file};
 use crate::analysis::{
-    ACCEPTED_ROUTINGS, AnalysisError, AverageCase, ChannelLoads, ChannelWeights, Cube,
-    DEFAULT_SAMPLES, MatrixSpec, ObliviousRouting, TrafficMatrix, WorstCase, channel_loads,
-    random_permutation_average, worst_case,
+    AnalysisError, AverageCase, ChannelLoads, ChannelWeights, Cube, DEFAULT_SAMPLES, Law,
+    MatrixSpec, TrafficMatrix, WorstCase, channel_loads, random_permutation_average, worst_case,
 };
 use crate::scenario::Scenario;
 use crate::topology::{ChannelKind, Endpoint, Network};
@@ -210,7 +209,8 @@ pub fn run(a: LoadArgs) -> Result<(), CliError> {
     }
     let routing_spec = a.routing.as_deref().ok_or_else(|| {
         CliError::Input(format!(
-            "--routing is needed (or --compare); accepted: {ACCEPTED_ROUTINGS}"
+            "--routing is needed (or --compare); accepted: {}",
+            crate::analysis::accepted_routings()
         ))
     })?;
     let traffic_spec = a.traffic.as_deref().ok_or_else(|| {
@@ -220,9 +220,9 @@ pub fn run(a: LoadArgs) -> Result<(), CliError> {
         ))
     })?;
     let load = check_load(&a)?;
-    let routing: ObliviousRouting = routing_spec.parse().map_err(input)?;
+    let routing: Law = routing_spec.parse().map_err(input)?;
     let traffic = parse_traffic(traffic_spec)?;
-    let w = ChannelWeights::new(&cube, routing).map_err(input)?;
+    let w = ChannelWeights::new(&cube, routing.clone()).map_err(input)?;
     let mut report = LoadReport {
         topology: cube.network().spec().to_string(),
         routing: routing.to_string(),
@@ -411,8 +411,8 @@ fn compare(a: &LoadArgs, cube: &Cube) -> Result<(), CliError> {
             }
         })
         .collect::<Result<_, CliError>>()?;
-    for routing in ObliviousRouting::COMPARED {
-        let w = match ChannelWeights::new(cube, routing) {
+    for routing in Law::compared() {
+        let w = match ChannelWeights::new(cube, routing.clone()) {
             Ok(w) => w,
             Err(AnalysisError::NotDefined { reason, .. }) => {
                 rows.push(CompareRow {
