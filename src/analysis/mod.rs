@@ -132,9 +132,30 @@ pub use worst::{
     ChannelSet, MAX_MATCHING_WORK, WorstCase, channel_worst, worst_case, worst_case_over,
 };
 
-/// The k-ary n-cubes the analysis accepts, quoted in errors.
-pub const ACCEPTED_TOPOLOGIES: &str = "torus:KxK[xK..] (every routing) or mesh:KxK[xK..] \
-(dor, rdor, val, romm), one host per switch, at most 1024 switches, radix at most 64";
+/// The k-ary n-cubes the analysis accepts, quoted in errors: meshes name
+/// the routings whose law runs there (from the routing registry).
+pub fn accepted_topologies() -> String {
+    format!(
+        "torus:KxK[xK..] (every routing) or mesh:KxK[xK..] ({}), one host per switch, \
+         at most {MAX_NODES} switches, radix at most {MAX_RADIX}",
+        oblivious::mesh_routings().join(", ")
+    )
+}
+
+/// `--routing`'s help for the analysis: every routing with a law and its
+/// options, from the routing registry, and the defaults of those options.
+pub fn routing_help() -> String {
+    let defaults: Vec<String> = Law::compared()
+        .iter()
+        .map(|l| l.to_string())
+        .filter(|s| s.contains(':'))
+        .collect();
+    format!(
+        "Routing: {} (defaults written out: {})",
+        oblivious::accepted(),
+        defaults.join(", ")
+    )
+}
 
 /// Why an analysis cannot be done. Every message names the problem and
 /// the accepted values.
@@ -145,12 +166,14 @@ pub enum AnalysisError {
     Topology(String),
     /// Not a torus or mesh.
     #[error(
-        "topology `{spec}`: the analysis covers k-ary n-cubes only; accepted: {ACCEPTED_TOPOLOGIES}"
+        "topology `{spec}`: the analysis covers k-ary n-cubes only; accepted: {}",
+        accepted_topologies()
     )]
     NotACube { spec: String },
     /// More than one host per switch.
     #[error(
-        "topology `{spec}`: {hosts} hosts per switch, the analysis models one; accepted: {ACCEPTED_TOPOLOGIES}"
+        "topology `{spec}`: {hosts} hosts per switch, the analysis models one; accepted: {}",
+        accepted_topologies()
     )]
     HostsPerSwitch { spec: String, hosts: usize },
     /// A routing spec that does not parse.

@@ -83,6 +83,15 @@ pub fn accepted() -> String {
         .join(", ")
 }
 
+/// The registered routings whose law also runs on meshes, by name.
+pub(super) fn mesh_routings() -> Vec<&'static str> {
+    registered()
+        .iter()
+        .filter(|(_, l)| l.torus_only().is_none())
+        .map(|(k, _)| k.name)
+        .collect()
+}
+
 /// `a, b, c or d`.
 fn or_list(names: &[&str]) -> String {
     match names {
@@ -149,10 +158,7 @@ impl Law {
             return Err(AnalysisError::NotDefined {
                 routing: self.to_string(),
                 topology: cube.network().spec().to_string(),
-                reason: format!(
-                    "it {reason}; on a mesh use {}",
-                    names_where(|l| l.torus_only().is_none())
-                ),
+                reason: format!("it {reason}; on a mesh use {}", or_list(&mesh_routings())),
             });
         }
         Ok(())

@@ -39,13 +39,13 @@ const COMPARED_TRAFFIC: [&str; 5] = ["nn", "uniform", "bitcomp", "transpose", "t
 #[allow(rustdoc::broken_intra_doc_links)]
 #[derive(Debug, Args)]
 pub struct LoadArgs {
-    /// Topology: torus:KxK[xK..] (every routing) or mesh:KxK[xK..] (dor, rdor,
-    /// val, romm); one host per switch, at most 1024 switches, radix at most 64.
-    #[arg(long, default_value = "torus:8x8")]
+    /// Topology: a torus or mesh (`--help` lists which routings run on
+    /// meshes, from the routing registry).
+    #[arg(long, default_value = "torus:8x8", help = format!("Topology: {}", crate::analysis::accepted_topologies()))]
     pub topology: String,
-    /// Routing: dor[:tie=plus|random|parity] (default tie plus), rdor, val,
-    /// romm[:order=xy|random] (default xy), rlb, rlbth.
-    #[arg(long)]
+    /// Routing: every routing whose registry entry declares an exact law
+    /// (`--help` lists them with their options).
+    #[arg(long, help = crate::analysis::routing_help())]
     pub routing: Option<String>,
     /// Traffic: uniform (analysis form: λ=1/N, s=d included), uniform-other
     /// (the simulator's uniform), hotspot[:fraction=F][:nodes=A,B], bitrev,
