@@ -7,7 +7,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use routelab::analysis::{
-    ChannelWeights, Cube, DEFAULT_SAMPLES, ObliviousRouting, random_permutation_average, worst_case,
+    ChannelWeights, Cube, DEFAULT_SAMPLES, Law, random_permutation_average, worst_case,
 };
 use std::hint::black_box;
 use std::time::Duration;
@@ -16,7 +16,7 @@ use std::time::Duration;
 /// of every routing are built inside the measured time).
 fn six_routings(cube: &Cube) -> f64 {
     let mut acc = 0.0;
-    for routing in ObliviousRouting::COMPARED {
+    for routing in Law::compared() {
         let w = ChannelWeights::new(cube, routing).unwrap();
         let wc = worst_case(&w).unwrap();
         let avg = random_permutation_average(&w, DEFAULT_SAMPLES, 1).unwrap();
@@ -41,8 +41,8 @@ fn worst_and_average_16x16(c: &mut Criterion) {
     g.sample_size(10);
     g.warm_up_time(Duration::from_millis(500));
     g.measurement_time(Duration::from_secs(8));
-    for routing in ObliviousRouting::COMPARED {
-        let w = ChannelWeights::new(&cube, routing).unwrap();
+    for routing in Law::compared() {
+        let w = ChannelWeights::new(&cube, routing.clone()).unwrap();
         g.bench_function(format!("worst/{routing}"), |b| {
             b.iter(|| black_box(worst_case(&w).unwrap().max_channel_load))
         });

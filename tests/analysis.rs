@@ -4,11 +4,10 @@
 
 use num_rational::Ratio;
 use routelab::analysis::{
-    ChannelSet, ChannelWeights, Cube, DimOrder, MatrixSpec, ObliviousRouting, TrafficMatrix,
-    channel_loads, channel_worst, quadrants, random_permutation_average, worst_case,
-    worst_case_over,
+    ChannelSet, ChannelWeights, Cube, DimOrder, Law, MatrixSpec, TrafficMatrix, channel_loads,
+    channel_worst, quadrants, random_permutation_average, worst_case, worst_case_over,
 };
-use routelab::routing::TieRule;
+use routelab::routing::{DorLaw, RommLaw, TieRule};
 
 type Q = Ratio<i128>;
 
@@ -16,7 +15,7 @@ fn q(a: i128, b: i128) -> Q {
     Ratio::new(a, b)
 }
 
-fn r(spec: &str) -> ObliviousRouting {
+fn r(spec: &str) -> Law {
     spec.parse().unwrap()
 }
 
@@ -107,7 +106,7 @@ fn rlb_worst_case_on_rings_is_one_half() {
 fn rlb_quadrants_of_the_worked_example() {
     let cube = Cube::from_spec("torus:8x8").unwrap();
     let (s, d) = (cube.node(&[0, 0]), cube.node(&[2, 3]));
-    let got: Vec<Q> = quadrants(&cube, r("rlb"), s, d)
+    let got: Vec<Q> = quadrants(&cube, &r("rlb"), s, d)
         .unwrap()
         .iter()
         .map(|q| q.probability)
@@ -406,11 +405,11 @@ fn meshes_take_the_minimal_family_and_refuse_rlb() {
 
 #[test]
 fn tie_rule_and_order_are_parameters() {
-    assert_eq!(r("dor"), ObliviousRouting::Dor { tie: TieRule::Plus });
+    assert_eq!(r("dor"), Law::new(DorLaw { tie: TieRule::Plus }));
     assert_eq!(
         r("romm:order=random"),
-        ObliviousRouting::Romm {
+        Law::new(RommLaw {
             order: DimOrder::Random
-        }
+        })
     );
 }

@@ -9,7 +9,7 @@
 
 use petgraph::algo::is_cyclic_directed;
 use petgraph::graphmap::DiGraphMap;
-use routelab::analysis::{ChannelWeights, Cube, ObliviousRouting, TrafficMatrix, channel_loads};
+use routelab::analysis::{ChannelWeights, Cube, TrafficMatrix, channel_loads};
 use routelab::rng::{Stream, stream};
 use routelab::routing::adaptive::Adaptive;
 use routelab::routing::drb::{Drb, DrbSpec, Limit, SupernodeType, members};
@@ -378,7 +378,7 @@ fn the_random_limit_loads_channels_like_val() {
         TrafficMatrix::permutation(&shift),
         TrafficMatrix::uniform(n as usize),
     ] {
-        let weights = ChannelWeights::new(&cube, ObliviousRouting::Val).unwrap();
+        let weights = ChannelWeights::new(&cube, "val".parse().unwrap()).unwrap();
         let val = channel_loads(&weights, &matrix).unwrap().loads_f64();
         let mut drb_loads: HashMap<ChannelId, f64> = HashMap::new();
         for &(s, d, _) in matrix.entries() {

@@ -2,30 +2,20 @@
 //! the same set of paths for every pair, and (statistically) the same
 //! channel loads under the simulator's uniform traffic.
 
-use routelab::analysis::{
-    ChannelWeights, Cube, MatrixSpec, ObliviousRouting, TrafficMatrix, channel_loads,
-};
+use routelab::analysis::{ChannelWeights, Cube, Law, MatrixSpec, TrafficMatrix, channel_loads};
 use routelab::rng::{Stream, stream};
 use routelab::routing::{
-    BufferView, Candidates, Hop, Law, Oblivious, PacketInfo, RouteState, Routing, RoutingSpec, walk,
+    BufferView, Candidates, Hop, Oblivious, PacketInfo, RouteState, Routing, RoutingSpec, classes,
+    walk,
 };
 use routelab::topology::cube::Geometry;
 use routelab::topology::{Network, Peer, PortId};
 use std::collections::BTreeSet;
 
-const LAWS: &[(&str, Law)] = &[
-    ("rdor", Law::Rdor),
-    ("val", Law::Val),
-    (
-        "romm",
-        Law::Romm {
-            random_order: false,
-        },
-    ),
-    ("romm:order=random", Law::Romm { random_order: true }),
-    ("rlb", Law::Rlb),
-    ("rlbth", Law::RlbTh),
-];
+/// The simulated oblivious routings, each drawing from its registry
+/// law ([`routelab::routing::ObliviousLaw::draw_dim`]) and checked against
+/// the analysis's exact law of the same spec.
+const LAWS: &[&str] = &["rdor", "val", "romm", "romm:order=random", "rlb", "rlbth"];
 
 struct Idle;
 impl BufferView for Idle {
@@ -84,13 +74,14 @@ fn the_routings_paths_are_the_analysis_paths() {
         let Some(g) = Geometry::of(net.shape()) else {
             unreachable!()
         };
-        for &(name, law) in LAWS {
-            if !g.wrap() && matches!(law, Law::Rlb | Law::RlbTh) {
+        for &name in LAWS {
+            let law: Law = name.parse().unwrap();
+            if !g.wrap() && law.torus_only().is_some() {
                 continue;
             }
-            let vcs = law.classes(g.dims(), g.wrap()) as u8;
-            let mut r = Oblivious::new(law, g.clone(), vcs);
-            let analysis: ObliviousRouting = name.parse().unwrap();
+            let vcs = classes(&*law, g.dims(), g.wrap()) as u8;
+            let mut r = Oblivious::new(law.clone(), g.clone(), vcs);
+            let analysis = law;
             for s in 0..net.num_switches() as u32 {
                 for d in 0..net.num_switches() as u32 {
                     if s == d {
@@ -131,8 +122,8 @@ fn sampled_channel_loads_match_the_analysis() {
         let matrix =
             TrafficMatrix::build(&"uniform-other".parse::<MatrixSpec>().unwrap(), &net, 1).unwrap();
         let n = net.num_switches() as u32;
-        for &(name, _) in LAWS {
-            let analysis: ObliviousRouting = name.parse().unwrap();
+        for &name in LAWS {
+            let analysis: Law = name.parse().unwrap();
             let weights = ChannelWeights::new(&cube, analysis).unwrap();
             let loads = channel_loads(&weights, &matrix).unwrap();
             let spec: RoutingSpec = name.parse().unwrap();

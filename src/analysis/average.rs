@@ -11,7 +11,7 @@
 
 use super::AnalysisError;
 use super::weights::ChannelWeights;
-use crate::rng::{Stream, stream};
+use crate::rng::{SimRng, Stream, stream};
 use crate::traffic::{Pattern, PatternSpec};
 use num_rational::Ratio;
 
@@ -38,63 +38,105 @@ pub struct AverageCase {
     pub p5: Ratio<i128>,
 }
 
-/// Mean ideal throughput of `samples` seeded random permutations.
+/// Mean ideal throughput of `samples` seeded random permutations
+/// ([`AverageSum`] run to the end).
 pub fn random_permutation_average(
     w: &ChannelWeights,
     samples: usize,
     seed: u64,
 ) -> Result<AverageCase, AnalysisError> {
-    let cube = w.cube();
-    let net = cube.network();
-    if samples == 0 {
-        return Err(AnalysisError::TooLarge {
-            spec: net.spec().to_string(),
-            what: "0 samples".into(),
-            limit: "at least 1 permutation".into(),
-        });
-    }
-    let mut rng = stream(seed, Stream::Pattern);
-    let mut loads = vec![0i128; cube.num_channel_slots()];
-    // max_c γ_c·D of every sample (a permutation has L = 1).
-    let mut maxima = Vec::with_capacity(samples);
-    for _ in 0..samples {
-        let perm = match Pattern::build(&PatternSpec::RandPerm, net, &mut rng) {
-            Ok(Pattern::Permutation(p)) => p,
-            Ok(_) => {
-                return Err(AnalysisError::Traffic {
-                    spec: "randperm".into(),
-                    problem: "did not build a permutation".into(),
-                    accepted: super::matrix::ACCEPTED.into(),
-                });
-            }
-            Err(e) => {
-                return Err(AnalysisError::Traffic {
-                    spec: e.spec,
-                    problem: e.problem,
-                    accepted: super::matrix::ACCEPTED.into(),
-                });
-            }
-        };
-        loads.iter_mut().for_each(|x| *x = 0);
-        for (s, &d) in perm.iter().enumerate() {
-            w.row(s as u32, d, |ch, v| loads[ch as usize] += v);
-        }
-        maxima.push(loads.iter().copied().max().unwrap_or(0));
-    }
-    summarize(w, samples, seed, maxima)
+    let mut sum = AverageSum::new(w, samples, seed)?;
+    sum.step(w, samples)?;
+    sum.finish(w)
 }
 
-/// The statistics [`random_permutation_average`] returns, for callers
-/// that draw the same permutations themselves (the app, a few per frame):
-/// `maxima` holds each sample's max_c γ_c as a numerator over
-/// [`ChannelWeights::denominator`], `samples` and `seed` are reported.
-pub fn summarize_average(
-    w: &ChannelWeights,
+/// The random-permutation average (§2.2) drawn in steps, a few samples at
+/// a time, and resumable (the app spreads it over frames): the same
+/// permutations, one after the other, as [`random_permutation_average`].
+/// Every step takes the same `w` it was made with.
+#[derive(Clone, Debug)]
+pub struct AverageSum {
     samples: usize,
     seed: u64,
+    rng: SimRng,
+    loads: Vec<i128>,
+    /// max_c γ_c·D of every sample so far (a permutation has L = 1).
     maxima: Vec<i128>,
-) -> Result<AverageCase, AnalysisError> {
-    summarize(w, samples, seed, maxima)
+}
+
+impl AverageSum {
+    /// Start drawing `samples` permutations from stream
+    /// [`Stream::Pattern`] of `seed`.
+    pub fn new(w: &ChannelWeights, samples: usize, seed: u64) -> Result<AverageSum, AnalysisError> {
+        if samples == 0 {
+            return Err(AnalysisError::TooLarge {
+                spec: w.cube().network().spec().to_string(),
+                what: "0 samples".into(),
+                limit: "at least 1 permutation".into(),
+            });
+        }
+        Ok(AverageSum {
+            samples,
+            seed,
+            rng: stream(seed, Stream::Pattern),
+            loads: vec![0i128; w.cube().num_channel_slots()],
+            maxima: Vec::with_capacity(samples),
+        })
+    }
+
+    /// Draw up to `n` more samples; returns how many were drawn (0 once
+    /// all are).
+    pub fn step(&mut self, w: &ChannelWeights, n: usize) -> Result<usize, AnalysisError> {
+        let net = w.cube().network();
+        let end = self.maxima.len().saturating_add(n).min(self.samples);
+        let before = self.maxima.len();
+        while self.maxima.len() < end {
+            let perm = match Pattern::build(&PatternSpec::RandPerm, net, &mut self.rng) {
+                Ok(Pattern::Permutation(p)) => p,
+                Ok(_) => {
+                    return Err(AnalysisError::Traffic {
+                        spec: "randperm".into(),
+                        problem: "did not build a permutation".into(),
+                        accepted: super::matrix::ACCEPTED.into(),
+                    });
+                }
+                Err(e) => {
+                    return Err(AnalysisError::Traffic {
+                        spec: e.spec,
+                        problem: e.problem,
+                        accepted: super::matrix::ACCEPTED.into(),
+                    });
+                }
+            };
+            let loads = &mut self.loads;
+            loads.iter_mut().for_each(|x| *x = 0);
+            for (s, &d) in perm.iter().enumerate() {
+                w.row(s as u32, d, |ch, v| loads[ch as usize] += v);
+            }
+            self.maxima.push(loads.iter().copied().max().unwrap_or(0));
+        }
+        Ok(self.maxima.len() - before)
+    }
+
+    /// Samples drawn so far.
+    pub fn drawn(&self) -> usize {
+        self.maxima.len()
+    }
+
+    /// Samples asked for.
+    pub fn samples(&self) -> usize {
+        self.samples
+    }
+
+    /// True once every sample is drawn.
+    pub fn done(&self) -> bool {
+        self.maxima.len() >= self.samples
+    }
+
+    /// The average of the samples drawn (all of them once [`Self::done`]).
+    pub fn finish(&self, w: &ChannelWeights) -> Result<AverageCase, AnalysisError> {
+        summarize(w, self.samples, self.seed, self.maxima.clone())
+    }
 }
 
 /// Mean, spread and low tail of the samples' ideal throughputs from their

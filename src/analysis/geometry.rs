@@ -19,38 +19,7 @@ pub const MAX_NODES: usize = 1024;
 /// contains lcm(1..k), which leaves 128 bits at about k = 80.
 pub const MAX_RADIX: u32 = 64;
 
-/// A direction along one dimension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Dir {
-    /// Towards +1 (port `2d`).
-    Plus,
-    /// Towards -1 (port `2d+1`).
-    Minus,
-}
-
-impl Dir {
-    /// 0 for +, 1 for - (the port offset within a dimension).
-    pub fn index(self) -> usize {
-        match self {
-            Dir::Plus => 0,
-            Dir::Minus => 1,
-        }
-    }
-    /// The other direction.
-    pub fn reverse(self) -> Dir {
-        match self {
-            Dir::Plus => Dir::Minus,
-            Dir::Minus => Dir::Plus,
-        }
-    }
-    /// `+1` or `-1`.
-    pub fn sign(self) -> i32 {
-        match self {
-            Dir::Plus => 1,
-            Dir::Minus => -1,
-        }
-    }
-}
+pub use crate::routing::Dir;
 
 /// A k-ary n-cube (torus or mesh) with one host per switch, ready for the
 /// analysis. Holds the [`Network`] it came from, so every result can be

@@ -26,43 +26,110 @@ pub struct ChannelLoads {
     capacity: Ratio<i128>,
 }
 
-/// γ_c for every channel: Σ_sd λ_sd·w_c(s,d), exactly.
+/// γ_c for every channel: Σ_sd λ_sd·w_c(s,d), exactly ([`LoadSum`] run to
+/// the end).
 pub fn channel_loads(w: &ChannelWeights, m: &TrafficMatrix) -> Result<ChannelLoads, AnalysisError> {
-    let cube = w.cube();
-    if m.nodes() != cube.num_nodes() {
-        return Err(AnalysisError::Traffic {
-            spec: "matrix".into(),
-            problem: format!("{} nodes, the network has {}", m.nodes(), cube.num_nodes()),
-            accepted: super::matrix::ACCEPTED.into(),
-        });
+    let mut sum = LoadSum::new(w, m)?;
+    sum.step(w, m, usize::MAX);
+    Ok(sum.finish())
+}
+
+/// The sum γ_c = Σ_sd λ_sd·w_c(s,d) (§2.2) run in steps, a few matrix
+/// entries at a time, and resumable (as [`crate::paths::Search`] is): the
+/// app spreads it over frames, [`channel_loads`] runs it in one step. Every
+/// step takes the same `w` and `m` it was made with.
+#[derive(Clone, Debug)]
+pub struct LoadSum {
+    /// Matrix entries added so far.
+    next: usize,
+    /// Matrix entries in all.
+    entries: usize,
+    /// γ_c·den per analysis channel.
+    numer: Vec<i128>,
+    /// L·D.
+    den: i128,
+    injected: Ratio<i128>,
+    capacity: Ratio<i128>,
+}
+
+impl LoadSum {
+    /// Start summing `m` over `w`: checks the sizes and that the exact sum
+    /// fits in 128 bits.
+    pub fn new(w: &ChannelWeights, m: &TrafficMatrix) -> Result<LoadSum, AnalysisError> {
+        let cube = w.cube();
+        if m.nodes() != cube.num_nodes() {
+            return Err(AnalysisError::Traffic {
+                spec: "matrix".into(),
+                problem: format!("{} nodes, the network has {}", m.nodes(), cube.num_nodes()),
+                accepted: super::matrix::ACCEPTED.into(),
+            });
+        }
+        let overflow = |what: &str| AnalysisError::Overflow {
+            spec: cube.network().spec().to_string(),
+            routing: w.routing().to_string(),
+            what: what.to_string(),
+        };
+        // Every γ_c·den is at most Σ λ·L · 2D, and the sum over channels at
+        // most that times the longest path (2·Σ k_j hops).
+        let total = m.total_numerator();
+        let hops: i128 = 2 * cube.radix().iter().map(|&k| k as i128).sum::<i128>();
+        total
+            .checked_mul(w.denominator())
+            .and_then(|x| x.checked_mul(2 * hops))
+            .ok_or_else(|| overflow("Σλ·D (traffic and routing denominators)"))?;
+        let den = m
+            .denominator()
+            .checked_mul(w.denominator())
+            .ok_or_else(|| overflow("L·D"))?;
+        Ok(LoadSum {
+            next: 0,
+            entries: m.entries().len(),
+            numer: vec![0i128; cube.num_channel_slots()],
+            den,
+            injected: Ratio::new(total, m.denominator()),
+            capacity: cube.capacity(),
+        })
     }
-    let overflow = |what: &str| AnalysisError::Overflow {
-        spec: cube.network().spec().to_string(),
-        routing: w.routing().to_string(),
-        what: what.to_string(),
-    };
-    // Every γ_c·den is at most Σ λ·L · 2D, and the sum over channels at
-    // most that times the longest path (2·Σ k_j hops).
-    let total = m.total_numerator();
-    let hops: i128 = 2 * cube.radix().iter().map(|&k| k as i128).sum::<i128>();
-    total
-        .checked_mul(w.denominator())
-        .and_then(|x| x.checked_mul(2 * hops))
-        .ok_or_else(|| overflow("Σλ·D (traffic and routing denominators)"))?;
-    let den = m
-        .denominator()
-        .checked_mul(w.denominator())
-        .ok_or_else(|| overflow("L·D"))?;
-    let mut numer = vec![0i128; cube.num_channel_slots()];
-    for &(s, d, x) in m.entries() {
-        w.row(s, d, |ch, v| numer[ch as usize] += x * v);
+
+    /// Add up to `n` more entries of `m`; returns how many were added (0
+    /// once every entry is in).
+    pub fn step(&mut self, w: &ChannelWeights, m: &TrafficMatrix, n: usize) -> usize {
+        let end = self.next.saturating_add(n).min(self.entries);
+        let numer = &mut self.numer;
+        for &(s, d, x) in &m.entries()[self.next..end] {
+            w.row(s, d, |ch, v| numer[ch as usize] += x * v);
+        }
+        let added = end - self.next;
+        self.next = end;
+        added
     }
-    Ok(ChannelLoads {
-        numer,
-        den,
-        injected: Ratio::new(total, m.denominator()),
-        capacity: cube.capacity(),
-    })
+
+    /// Matrix entries added so far.
+    pub fn added(&self) -> usize {
+        self.next
+    }
+
+    /// Matrix entries in all.
+    pub fn entries(&self) -> usize {
+        self.entries
+    }
+
+    /// True once every entry is in.
+    pub fn done(&self) -> bool {
+        self.next >= self.entries
+    }
+
+    /// The loads (once [`Self::done`]; before, the loads of the entries
+    /// added so far).
+    pub fn finish(self) -> ChannelLoads {
+        debug_assert!(self.done(), "LoadSum::finish before every entry is in");
+        ChannelLoads {
+            numer: self.numer,
+            den: self.den,
+            injected: self.injected,
+            capacity: self.capacity,
+        }
+    }
 }
 
 impl ChannelLoads {

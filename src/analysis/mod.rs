@@ -14,19 +14,26 @@
 //! simulator (`crate::sim`) or egui.
 //!
 //! ## What is computed
-//! - [`ObliviousRouting`]: DOR, RDOR, VAL, ROMM, RLB, RLBth as exact
-//!   probability distributions over paths ([`ObliviousRouting::paths`]),
-//!   for checking the simulator's routings against.
+//! - [`Law`]: an oblivious routing's exact law, handed out by its entry
+//!   in the routing registry ([`crate::routing::RoutingBuild::law`]; the
+//!   law itself, [`ObliviousLaw`], lives with the routing): DOR, RDOR, VAL,
+//!   ROMM, RLB, RLBth, and any routing that declares one. Parsed from a
+//!   routing spec through the registry (`"rlb".parse::<Law>()`), compared
+//!   by [`Law::compared`], enumerated as probability distributions over
+//!   paths ([`Law::paths`]) for checking the simulator's routings against.
 //! - [`ChannelWeights`]: w_c(s,d), the expected crossings of channel c by
 //!   one s → d packet, through the per-dimension product form.
 //! - [`TrafficMatrix`]: every traffic pattern of the simulator as a rate
 //!   matrix λ_sd.
 //! - [`channel_loads`]: γ_c = Σ λ_sd·w_c(s,d); [`ChannelLoads`] gives
 //!   max_c γ_c, the ideal throughput 1/(Θ·max γ) and the mean hop count.
+//!   [`LoadSum`] is the same sum run in steps (the app runs it a time slice
+//!   per frame); [`channel_loads`] runs it to the end.
 //! - [`worst_case`]: Towles and Dally's worst case, a maximum-weight
 //!   perfect matching per channel class, with the permutation achieving it.
 //! - [`random_permutation_average`]: mean, minimum, 5th percentile and
-//!   standard error over seeded random permutations.
+//!   standard error over seeded random permutations; [`AverageSum`] draws
+//!   them in steps.
 //! - [`quadrants`]: RLB's quadrant probabilities and intermediate boxes.
 //! - [`dependency_graph`]: the channel-dependency graph of any routing,
 //!   over every route it can take, to prove deadlock freedom.
@@ -108,14 +115,16 @@ mod quadrant;
 mod weights;
 mod worst;
 
-pub use average::{AverageCase, DEFAULT_SAMPLES, random_permutation_average, summarize_average};
+pub use crate::routing::{
+    DimOrder, DimStep, Law, ObliviousLaw, box_coords, distance, rlb_directions,
+};
+pub use average::{AverageCase, AverageSum, DEFAULT_SAMPLES, random_permutation_average};
 pub use dependency::{DependencyError, DependencyGraph, VcNode, dependency_graph};
 pub use geometry::{Cube, Dir, MAX_NODES, MAX_RADIX};
-pub use load::{ChannelLoads, LoadSummary, channel_loads, ideal_throughput};
+pub use load::{ChannelLoads, LoadSum, LoadSummary, channel_loads, ideal_throughput};
 pub use matrix::{ACCEPTED as ACCEPTED_TRAFFIC, MatrixSpec, TrafficMatrix};
 pub use oblivious::{
-    ACCEPTED as ACCEPTED_ROUTINGS, DimOrder, DimStep, MAX_ENUMERATED_PATHS, ObliviousRouting,
-    PathDistribution, box_coords, distance, rlb_directions,
+    MAX_ENUMERATED_PATHS, PathDistribution, accepted as accepted_routings, law_of,
 };
 pub use quadrant::{Quadrant, quadrants};
 pub use weights::ChannelWeights;
@@ -123,9 +132,30 @@ pub use worst::{
     ChannelSet, MAX_MATCHING_WORK, WorstCase, channel_worst, worst_case, worst_case_over,
 };
 
-/// The k-ary n-cubes the analysis accepts, quoted in errors.
-pub const ACCEPTED_TOPOLOGIES: &str = "torus:KxK[xK..] (every routing) or mesh:KxK[xK..] \
-(dor, rdor, val, romm), one host per switch, at most 1024 switches, radix at most 64";
+/// The k-ary n-cubes the analysis accepts, quoted in errors: meshes name
+/// the routings whose law runs there (from the routing registry).
+pub fn accepted_topologies() -> String {
+    format!(
+        "torus:KxK[xK..] (every routing) or mesh:KxK[xK..] ({}), one host per switch, \
+         at most {MAX_NODES} switches, radix at most {MAX_RADIX}",
+        oblivious::mesh_routings().join(", ")
+    )
+}
+
+/// `--routing`'s help for the analysis: every routing with a law and its
+/// options, from the routing registry, and the defaults of those options.
+pub fn routing_help() -> String {
+    let defaults: Vec<String> = Law::compared()
+        .iter()
+        .map(|l| l.to_string())
+        .filter(|s| s.contains(':'))
+        .collect();
+    format!(
+        "Routing: {} (defaults written out: {})",
+        oblivious::accepted(),
+        defaults.join(", ")
+    )
+}
 
 /// Why an analysis cannot be done. Every message names the problem and
 /// the accepted values.
@@ -136,12 +166,14 @@ pub enum AnalysisError {
     Topology(String),
     /// Not a torus or mesh.
     #[error(
-        "topology `{spec}`: the analysis covers k-ary n-cubes only; accepted: {ACCEPTED_TOPOLOGIES}"
+        "topology `{spec}`: the analysis covers k-ary n-cubes only; accepted: {}",
+        accepted_topologies()
     )]
     NotACube { spec: String },
     /// More than one host per switch.
     #[error(
-        "topology `{spec}`: {hosts} hosts per switch, the analysis models one; accepted: {ACCEPTED_TOPOLOGIES}"
+        "topology `{spec}`: {hosts} hosts per switch, the analysis models one; accepted: {}",
+        accepted_topologies()
     )]
     HostsPerSwitch { spec: String, hosts: usize },
     /// A routing spec that does not parse.

@@ -9,7 +9,7 @@
 
 use super::AnalysisError;
 use super::geometry::{Cube, Dir};
-use super::oblivious::{ObliviousRouting, box_coords, rlb_directions};
+use crate::routing::{Law, box_coords};
 use num_rational::Ratio;
 
 /// One quadrant: a direction per dimension and the box of q.
@@ -24,48 +24,43 @@ pub struct Quadrant {
     pub boxes: Vec<Vec<u32>>,
 }
 
-/// The quadrants of a pair under RLB, RLBth or ROMM (ROMM: the minimal
-/// quadrant, or two on a tie), in the order of §3.2 (dimension 0 varies
-/// slowest, short direction first).
+/// The quadrants of a pair under a law whose intermediate node is uniform
+/// over the box its directions span
+/// ([`crate::routing::ObliviousLaw::intermediate_in_box`]: RLB, RLBth,
+/// ROMM; ROMM has the minimal quadrant, or two on a tie), in the order of
+/// §3.2 (dimension 0 varies slowest, short direction first). Each
+/// dimension's direction law is read off the law's own steps.
 pub fn quadrants(
     cube: &Cube,
-    routing: ObliviousRouting,
+    routing: &Law,
     s: u32,
     d: u32,
 ) -> Result<Vec<Quadrant>, AnalysisError> {
     routing.check(cube)?;
+    if !routing.intermediate_in_box() {
+        return Err(AnalysisError::NotDefined {
+            routing: routing.to_string(),
+            topology: cube.network().spec().to_string(),
+            reason: format!(
+                "only {} draw an intermediate node from a box",
+                super::oblivious::names_where(|l| l.intermediate_in_box())
+            ),
+        });
+    }
     let (sc, dc) = (cube.coords(s), cube.coords(d));
     let mut per_dim: Vec<Vec<(Option<Dir>, Ratio<i128>)>> = Vec::new();
     for j in 0..cube.dims() {
         let (k, a, b) = (cube.radix()[j], sc[j], dc[j]);
-        let options: Vec<(Option<Dir>, Ratio<i128>)> = match routing {
-            ObliviousRouting::Rlb | ObliviousRouting::RlbTh => {
-                let th = routing == ObliviousRouting::RlbTh;
-                rlb_directions(k, a, b, th)
-                    .into_iter()
-                    .map(|(dir, p)| (Some(dir), p))
-                    .collect()
+        // The law of the dimension's direction, from the routing's steps
+        // (in their order: RLB's short direction first).
+        let mut options: Vec<(Option<Dir>, Ratio<i128>)> = Vec::new();
+        for st in routing.dim_steps(k, cube.is_torus(), routing.tie_side(s), a, b) {
+            let dir = st.first.or(st.second);
+            match options.iter_mut().find(|e| e.0 == dir) {
+                Some(e) => e.1 += st.probability,
+                None => options.push((dir, st.probability)),
             }
-            ObliviousRouting::Romm { .. } => {
-                // The law of the first step's direction, from the routing.
-                let mut v: Vec<(Option<Dir>, Ratio<i128>)> = Vec::new();
-                for st in routing.dim_steps(k, cube.is_torus(), Dir::Plus, a, b) {
-                    let dir = st.first.or(st.second);
-                    match v.iter_mut().find(|e| e.0 == dir) {
-                        Some(e) => e.1 += st.probability,
-                        None => v.push((dir, st.probability)),
-                    }
-                }
-                v
-            }
-            other => {
-                return Err(AnalysisError::NotDefined {
-                    routing: other.to_string(),
-                    topology: cube.network().spec().to_string(),
-                    reason: "only rlb, rlbth and romm draw an intermediate node from a box".into(),
-                });
-            }
-        };
+        }
         per_dim.push(if options.is_empty() {
             vec![(None, Ratio::from_integer(1))]
         } else {
@@ -102,12 +97,16 @@ pub fn quadrants(
 mod tests {
     use super::*;
 
+    fn law(s: &str) -> Law {
+        s.parse().unwrap()
+    }
+
     #[test]
     fn the_thesis_example() {
         let cube = Cube::from_spec("torus:8x8").unwrap();
         let s = cube.node(&[0, 0]);
         let d = cube.node(&[2, 3]);
-        let q = quadrants(&cube, ObliviousRouting::Rlb, s, d).unwrap();
+        let q = quadrants(&cube, &law("rlb"), s, d).unwrap();
         let probs: Vec<Ratio<i128>> = q.iter().map(|q| q.probability).collect();
         assert_eq!(
             probs,
@@ -124,10 +123,10 @@ mod tests {
             vec![vec![0, 7, 6, 5, 4, 3, 2], vec![0, 1, 2, 3]]
         );
         // RLBth: Δ = 2 and 3 are not below k/4 = 2, so the same.
-        let th = quadrants(&cube, ObliviousRouting::RlbTh, s, d).unwrap();
+        let th = quadrants(&cube, &law("rlbth"), s, d).unwrap();
         assert_eq!(th, q);
         // A near pair under RLBth keeps the minimal quadrant only.
-        let near = quadrants(&cube, ObliviousRouting::RlbTh, s, cube.node(&[1, 0])).unwrap();
+        let near = quadrants(&cube, &law("rlbth"), s, cube.node(&[1, 0])).unwrap();
         assert_eq!(near.len(), 1);
         assert_eq!(near[0].directions, vec![Some(Dir::Plus), None]);
         assert_eq!(near[0].boxes, vec![vec![0, 1], vec![0]]);
@@ -136,14 +135,11 @@ mod tests {
     #[test]
     fn romm_has_the_minimal_quadrant_and_dor_none() {
         let cube = Cube::from_spec("torus:8x8").unwrap();
-        let romm = ObliviousRouting::Romm {
-            order: super::super::oblivious::DimOrder::Xy,
-        };
-        let q = quadrants(&cube, romm, 0, cube.node(&[4, 6])).unwrap();
+        let q = quadrants(&cube, &law("romm"), 0, cube.node(&[4, 6])).unwrap();
         // Tie in dimension 0 (Δ = 4): two quadrants of 1/2.
         assert_eq!(q.len(), 2);
         assert!(q.iter().all(|q| q.probability == Ratio::new(1, 2)));
         assert_eq!(q[0].boxes[1], vec![0, 7, 6]);
-        assert!(quadrants(&cube, ObliviousRouting::Val, 0, 5).is_err());
+        assert!(quadrants(&cube, &law("val"), 0, 5).is_err());
     }
 }

@@ -5,7 +5,7 @@
 //!
 //! ## The product form
 //! A routing draws, independently per dimension j, a step (direction(s)
-//! and intermediate coordinate q_j, [`ObliviousRouting::dim_steps`]) and,
+//! and intermediate coordinate q_j, [`crate::routing::ObliviousLaw::dim_steps`]) and,
 //! independently of those, a dimension order per phase. Channel c =
 //! (y, i, dir) is crossed in phase 1 when dimension i moves from s_i to q_i
 //! through y_i in `dir` while every other dimension j sits at y_j: at q_j
@@ -45,7 +45,7 @@
 
 use super::AnalysisError;
 use super::geometry::{Cube, Dir};
-use super::oblivious::{DimOrder, ObliviousRouting};
+use crate::routing::{DimOrder, Law};
 use num_rational::Ratio;
 
 /// Per-dimension tables for one (tie side, s_j, d_j): numerators over the
@@ -68,7 +68,7 @@ struct DimTable {
 #[derive(Clone, Debug)]
 pub struct ChannelWeights {
     cube: Cube,
-    routing: ObliviousRouting,
+    routing: Law,
     /// `tables[j][(side·k + a)·k + b]`.
     tables: Vec<Vec<DimTable>>,
     /// den_j.
@@ -107,7 +107,7 @@ fn lcm(a: i128, b: i128) -> Option<i128> {
 
 impl ChannelWeights {
     /// Tabulate `routing` on `cube`.
-    pub fn new(cube: &Cube, routing: ObliviousRouting) -> Result<ChannelWeights, AnalysisError> {
+    pub fn new(cube: &Cube, routing: Law) -> Result<ChannelWeights, AnalysisError> {
         routing.check(cube)?;
         let n = cube.dims();
         let sides: &[Dir] = if routing.depends_on_source() {
@@ -205,6 +205,7 @@ impl ChannelWeights {
             .and_then(|x| x.checked_mul(256))
             .ok_or_else(|| overflow("N·2·D"))?;
         let order_weight = (0..n).map(|m| fact(m) * fact(n - 1 - m)).collect();
+        let orders = routing.phase_orders();
         let mut w = ChannelWeights {
             cube: cube.clone(),
             routing,
@@ -213,7 +214,7 @@ impl ChannelWeights {
             den,
             order_weight,
             n_fact,
-            orders: routing.phase_orders(),
+            orders,
             rows: None,
         };
         if cube.is_torus() {
@@ -226,9 +227,9 @@ impl ChannelWeights {
     pub fn cube(&self) -> &Cube {
         &self.cube
     }
-    /// The routing.
-    pub fn routing(&self) -> ObliviousRouting {
-        self.routing
+    /// The routing's law.
+    pub fn routing(&self) -> &Law {
+        &self.routing
     }
     /// The common denominator D: every weight is an integer over D.
     pub fn denominator(&self) -> i128 {
@@ -543,19 +544,16 @@ fn mark(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::routing::TieRule;
 
-    fn all_routings() -> Vec<ObliviousRouting> {
-        let mut v = ObliviousRouting::COMPARED.to_vec();
-        v.push(ObliviousRouting::Dor {
-            tie: TieRule::Random,
-        });
-        v.push(ObliviousRouting::Dor {
-            tie: TieRule::Parity,
-        });
-        v.push(ObliviousRouting::Romm {
-            order: DimOrder::Random,
-        });
+    fn law(s: &str) -> Law {
+        s.parse().unwrap()
+    }
+
+    fn all_routings() -> Vec<Law> {
+        let mut v = Law::compared();
+        v.push(law("dor:tie=random"));
+        v.push(law("dor:tie=parity"));
+        v.push(law("romm:order=random"));
         v
     }
 
@@ -575,7 +573,7 @@ mod tests {
                 if r.check(&cube).is_err() {
                     continue;
                 }
-                let w = ChannelWeights::new(&cube, r).unwrap();
+                let w = ChannelWeights::new(&cube, r.clone()).unwrap();
                 let den = w.denominator();
                 let n = cube.num_nodes() as u32;
                 let step = if n > 16 { 5 } else { 1 };
@@ -602,29 +600,27 @@ mod tests {
     #[test]
     fn denominators_are_the_derived_ones() {
         let cube = Cube::from_spec("torus:8x8").unwrap();
-        let w = ChannelWeights::new(&cube, ObliviousRouting::Rlb).unwrap();
+        let w = ChannelWeights::new(&cube, law("rlb")).unwrap();
         // den_j divides k·lcm(1..k) = 8·840.
         for &d in w.dimension_denominators() {
             assert_eq!(8 * 840 % d, 0, "{d}");
         }
         assert_eq!(w.denominator(), 2 * w.dimension_denominators()[0].pow(2));
-        let w = ChannelWeights::new(&cube, ObliviousRouting::Dor { tie: TieRule::Plus }).unwrap();
+        let w = ChannelWeights::new(&cube, law("dor")).unwrap();
         assert_eq!(w.denominator(), 2); // n! and no fractions
     }
 
     #[test]
     fn parity_dor_symmetry() {
         let cube = Cube::from_spec("torus:4x4").unwrap();
-        let parity = ObliviousRouting::Dor {
-            tie: TieRule::Parity,
-        };
-        let w = ChannelWeights::new(&cube, parity).unwrap();
+        let parity = law("dor:tie=parity");
+        let w = ChannelWeights::new(&cube, parity.clone()).unwrap();
         assert_eq!(w.symmetry_strides(), vec![2, 1]);
         assert_eq!(w.representatives().len(), 2 * 4);
         let cube = Cube::from_spec("torus:3x4").unwrap();
         let w = ChannelWeights::new(&cube, parity).unwrap();
         assert_eq!(w.symmetry_strides(), vec![3, 2]);
-        let w = ChannelWeights::new(&cube, ObliviousRouting::Rlb).unwrap();
+        let w = ChannelWeights::new(&cube, law("rlb")).unwrap();
         assert_eq!(w.symmetry_strides(), vec![1, 1]);
         assert_eq!(w.representatives().len(), 4);
     }

@@ -19,9 +19,8 @@
 
 use super::{CliError, write_file};
 use crate::analysis::{
-    ACCEPTED_ROUTINGS, AnalysisError, AverageCase, ChannelLoads, ChannelWeights, Cube,
-    DEFAULT_SAMPLES, MatrixSpec, ObliviousRouting, TrafficMatrix, WorstCase, channel_loads,
-    random_permutation_average, worst_case,
+    AnalysisError, AverageCase, ChannelLoads, ChannelWeights, Cube, DEFAULT_SAMPLES, Law,
+    MatrixSpec, TrafficMatrix, WorstCase, channel_loads, random_permutation_average, worst_case,
 };
 use crate::scenario::Scenario;
 use crate::topology::{ChannelKind, Endpoint, Network};
@@ -40,13 +39,13 @@ const COMPARED_TRAFFIC: [&str; 5] = ["nn", "uniform", "bitcomp", "transpose", "t
 #[allow(rustdoc::broken_intra_doc_links)]
 #[derive(Debug, Args)]
 pub struct LoadArgs {
-    /// Topology: torus:KxK[xK..] (every routing) or mesh:KxK[xK..] (dor, rdor,
-    /// val, romm); one host per switch, at most 1024 switches, radix at most 64.
-    #[arg(long, default_value = "torus:8x8")]
+    /// Topology: a torus or mesh (`--help` lists which routings run on
+    /// meshes, from the routing registry).
+    #[arg(long, default_value = "torus:8x8", help = format!("Topology: {}", crate::analysis::accepted_topologies()))]
     pub topology: String,
-    /// Routing: dor[:tie=plus|random|parity] (default tie plus), rdor, val,
-    /// romm[:order=xy|random] (default xy), rlb, rlbth.
-    #[arg(long)]
+    /// Routing: every routing whose registry entry declares an exact law
+    /// (`--help` lists them with their options).
+    #[arg(long, help = crate::analysis::routing_help())]
     pub routing: Option<String>,
     /// Traffic: uniform (analysis form: λ=1/N, s=d included), uniform-other
     /// (the simulator's uniform), hotspot[:fraction=F][:nodes=A,B], bitrev,
@@ -210,7 +209,8 @@ pub fn run(a: LoadArgs) -> Result<(), CliError> {
     }
     let routing_spec = a.routing.as_deref().ok_or_else(|| {
         CliError::Input(format!(
-            "--routing is needed (or --compare); accepted: {ACCEPTED_ROUTINGS}"
+            "--routing is needed (or --compare); accepted: {}",
+            crate::analysis::accepted_routings()
         ))
     })?;
     let traffic_spec = a.traffic.as_deref().ok_or_else(|| {
@@ -220,9 +220,9 @@ pub fn run(a: LoadArgs) -> Result<(), CliError> {
         ))
     })?;
     let load = check_load(&a)?;
-    let routing: ObliviousRouting = routing_spec.parse().map_err(input)?;
+    let routing: Law = routing_spec.parse().map_err(input)?;
     let traffic = parse_traffic(traffic_spec)?;
-    let w = ChannelWeights::new(&cube, routing).map_err(input)?;
+    let w = ChannelWeights::new(&cube, routing.clone()).map_err(input)?;
     let mut report = LoadReport {
         topology: cube.network().spec().to_string(),
         routing: routing.to_string(),
@@ -411,8 +411,8 @@ fn compare(a: &LoadArgs, cube: &Cube) -> Result<(), CliError> {
             }
         })
         .collect::<Result<_, CliError>>()?;
-    for routing in ObliviousRouting::COMPARED {
-        let w = match ChannelWeights::new(cube, routing) {
+    for routing in Law::compared() {
+        let w = match ChannelWeights::new(cube, routing.clone()) {
             Ok(w) => w,
             Err(AnalysisError::NotDefined { reason, .. }) => {
                 rows.push(CompareRow {

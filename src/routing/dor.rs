@@ -37,6 +37,7 @@
 //! order and use every virtual channel.
 
 use super::kind::{Family, RoutingBuild, RoutingKind, options};
+use super::law::{DimOrder, DimStep, Dir, Law, ObliviousLaw, minimal_dirs, one_phase, stay};
 use super::midimew::MidimewMinimal;
 use super::{Candidates, Hop, PacketInfo, RouteState, Routing, Source};
 use crate::topology::cube::Geometry;
@@ -71,7 +72,59 @@ pub struct DorSpec {
     pub classes: VcClasses,
 }
 
+/// Dimension-order routing, "DOR" (Singh's thesis §2.3; e-cube): minimal,
+/// dimensions 0, 1, ... in turn; an offset of exactly k/2 goes by `tie`
+/// (plus|random|parity, default plus). The simulated routing is
+/// [`CubeDor`]; this is its law for the analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DorLaw {
+    pub tie: TieRule,
+}
+
+impl ObliviousLaw for DorLaw {
+    fn spec(&self) -> String {
+        format!("dor:tie={}", self.tie.as_str())
+    }
+    fn name(&self) -> String {
+        match self.tie {
+            TieRule::Plus => "dor".into(),
+            t => format!("dor:tie={}", t.as_str()),
+        }
+    }
+    fn dim_steps(&self, k: u32, wrap: bool, side: Dir, a: u32, b: u32) -> Vec<DimStep> {
+        if a == b {
+            return stay(a);
+        }
+        let tie = match self.tie {
+            TieRule::Plus => Some(Dir::Plus),
+            TieRule::Parity => Some(side),
+            TieRule::Random => None,
+        };
+        one_phase(a, &minimal_dirs(k, wrap, a, b, tie))
+    }
+    fn phase_orders(&self) -> (DimOrder, DimOrder) {
+        (DimOrder::Xy, DimOrder::Xy)
+    }
+    fn two_phase(&self) -> bool {
+        false
+    }
+    fn depends_on_source(&self) -> bool {
+        self.tie == TieRule::Parity
+    }
+    fn tie_side(&self, s: u32) -> Dir {
+        if self.tie == TieRule::Parity && s % 2 == 1 {
+            Dir::Minus
+        } else {
+            Dir::Plus
+        }
+    }
+}
+
 impl RoutingBuild for DorSpec {
+    /// DOR's law for the analysis (its VC classes do not change paths).
+    fn law(&self) -> Option<Law> {
+        Some(Law::new(DorLaw { tie: self.tie }))
+    }
     fn canonical(&self) -> String {
         let mut s = String::from("dor");
         if self.tie != TieRule::Plus {

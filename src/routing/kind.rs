@@ -3,6 +3,7 @@
 //! ([`RoutingBuild`]) and the families `--compare` runs. Every routing file
 //! declares its entry with these; the registry lists them.
 
+use super::law::Law;
 use super::{Acknowledgement, Routing};
 use crate::spec_options::{Options, Spec};
 use crate::topology::Network;
@@ -73,6 +74,15 @@ pub trait RoutingBuild: Send + Sync + Debug {
     /// model (the fat-tree balancers).
     fn time_slice_only(&self) -> bool {
         false
+    }
+    /// The routing's exact law when it is an oblivious routing on k-ary
+    /// n-cubes that the channel-load analysis knows (Singh's thesis §3.2:
+    /// a per-dimension draw of directions and an intermediate node, then
+    /// dimension-ordered phases): what `routelab load`, `--compare`, the
+    /// `worst` traffic and the app's oblivious panel compute with. `None`
+    /// (the default) keeps a routing out of the analysis.
+    fn law(&self) -> Option<Law> {
+        None
     }
 }
 

@@ -42,6 +42,7 @@ pub mod drb;
 pub mod fattree;
 mod feedback;
 mod kind;
+mod law;
 mod midimew;
 mod minimal;
 mod oblivious;
@@ -54,11 +55,17 @@ mod walk;
 
 pub use candidates::{Candidate, Candidates, MAX_CANDIDATES};
 pub use dmodk::DModK;
-pub use dor::{CubeDor, DorSpec, Ecube, TieRule, VcClasses};
+pub use dor::{CubeDor, DorLaw, DorSpec, Ecube, TieRule, VcClasses};
 pub use feedback::{Acknowledgement, Feedback};
 pub use kind::{Family, RoutingBuild, RoutingKind};
+pub use law::{
+    DimDraw, DimOrder, DimStep, Dir, Law, ObliviousLaw, box_coords, distance, in_box, minimal_dirs,
+    one_phase, permutations,
+};
 pub use midimew::MidimewMinimal;
-pub use oblivious::{Law, Oblivious, ObliviousSpec, Plan};
+pub use oblivious::{
+    Oblivious, ObliviousSpec, Plan, RdorLaw, RlbLaw, RommLaw, ValLaw, classes, rlb_directions,
+};
 pub use source_routed::SourceRouted;
 pub use spec::{RoutingError, RoutingSpec, too_few_vcs};
 pub use state::{PacketInfo, RouteState};

@@ -6,9 +6,11 @@
 //! Fig. 3.3), drawn at the source: in each dimension j, independently, a
 //! direction and a coordinate q_j; then the packet goes s → q in a dimension
 //! order drawn for phase 1 and q → d in one drawn for phase 2, each phase
-//! moving only in its drawn directions (no backtracking). The laws, exactly
-//! as [`crate::analysis::ObliviousRouting::dim_steps`] states them (a test
-//! checks the simulator's draws against the analysis's loads):
+//! moving only in its drawn directions (no backtracking). Each routing's law
+//! is declared once, here, as an [`ObliviousLaw`]: its exact per-dimension
+//! distribution ([`ObliviousLaw::dim_steps`], what the analysis computes
+//! with) and the simulator's draw of it ([`ObliviousLaw::draw_dim`]; a test
+//! checks the draws against the analysis's paths and loads):
 //! - **RDOR**: q = s; the minimal direction, a tie (offset k/2) broken
 //!   uniformly per packet and dimension; one dimension order uniform over the
 //!   n! orders.
@@ -51,55 +53,318 @@
 //! split evenly between classes (`V / classes` each; the remainder unused).
 
 use super::kind::{Family, RoutingBuild, RoutingKind, options};
+use super::law::{
+    DimDraw, DimOrder, DimStep, Dir, Law, ObliviousLaw, distance, in_box, minimal_dirs, one_phase,
+    permutations, stay,
+};
 use super::{Candidates, Hop, PacketInfo, RouteState, Routing, Source};
 use crate::rng::{SimRng, below};
 use crate::topology::cube::Geometry;
 use crate::topology::{Network, Shape, SwitchId};
+use num_rational::Ratio;
 
-/// Which law an oblivious routing draws from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Law {
-    Rdor,
-    Val,
-    Romm { random_order: bool },
-    Rlb,
-    RlbTh,
+/// The simulator's minimal direction from `a` to `b` (radix `k`): + or
+/// not; a tie by a coin.
+fn minimal(k: u32, wrap: bool, a: u32, b: u32, rng: &mut SimRng) -> bool {
+    if !wrap {
+        return b > a;
+    }
+    let off = Geometry::plus_offset(k, a, b);
+    if 2 * off == k {
+        below(rng, 2) == 0
+    } else {
+        2 * off < k
+    }
 }
 
-impl Law {
-    fn two_phase(self) -> bool {
-        !matches!(self, Law::Rdor)
-    }
-    fn random_order(self) -> bool {
-        !matches!(
-            self,
-            Law::Romm {
-                random_order: false
-            }
-        )
-    }
-    fn torus_only(self) -> bool {
-        matches!(self, Law::Rlb | Law::RlbTh)
-    }
-    fn name(self) -> &'static str {
-        match self {
-            Law::Rdor => "rdor",
-            Law::Val => "val",
-            Law::Romm {
-                random_order: false,
-            } => "romm",
-            Law::Romm { random_order: true } => "romm:order=random",
-            Law::Rlb => "rlb",
-            Law::RlbTh => "rlbth",
+/// Every minimal direction from `a` to `b` the simulator can draw.
+fn minimal_support(k: u32, wrap: bool, a: u32, b: u32) -> Vec<bool> {
+    if a == b {
+        vec![false]
+    } else if !wrap {
+        vec![b > a]
+    } else {
+        let off = Geometry::plus_offset(k, a, b);
+        if 2 * off == k {
+            vec![true, false]
+        } else {
+            vec![2 * off < k]
         }
     }
-    /// VC classes on a cube of `dims` dimensions (module docs).
-    pub fn classes(self, dims: usize, torus: bool) -> usize {
-        let phases = if self.two_phase() { 2 } else { 1 };
-        let segments = if self.random_order() { dims.max(1) } else { 1 };
-        phases * segments * if torus { 2 } else { 1 }
+}
+
+/// q_j uniform over the coordinates from `a` to `b` inclusive, walking in
+/// direction `plus`.
+fn draw_in_box(k: u32, a: u32, b: u32, plus: bool, rng: &mut SimRng) -> u32 {
+    let len = if plus {
+        Geometry::plus_offset(k, a, b)
+    } else {
+        Geometry::plus_offset(k, b, a)
+    };
+    let i = below(rng, len + 1);
+    if plus { (a + i) % k } else { (a + k - i) % k }
+}
+
+/// Every draw of [`draw_in_box`] with its direction, appended to `out`.
+fn box_support(k: u32, a: u32, b: u32, plus: bool, out: &mut Vec<DimDraw>) {
+    let len = if plus {
+        Geometry::plus_offset(k, a, b)
+    } else {
+        Geometry::plus_offset(k, b, a)
+    };
+    for i in 0..=len {
+        let qj = if plus { (a + i) % k } else { (a + k - i) % k };
+        out.push((plus, qj, plus));
     }
 }
+
+/// Randomised dimension order, the thesis's minimal baseline "MIN" in more
+/// than one dimension (§2.3): q = s; the minimal direction, a tie (offset
+/// k/2) broken uniformly per packet and dimension; one order uniform over
+/// the n! orders. On a ring it is MIN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RdorLaw;
+
+impl ObliviousLaw for RdorLaw {
+    fn spec(&self) -> String {
+        "rdor".into()
+    }
+    fn dim_steps(&self, k: u32, wrap: bool, _side: Dir, a: u32, b: u32) -> Vec<DimStep> {
+        if a == b {
+            return stay(a);
+        }
+        one_phase(a, &minimal_dirs(k, wrap, a, b, None))
+    }
+    fn phase_orders(&self) -> (DimOrder, DimOrder) {
+        (DimOrder::Random, DimOrder::Random)
+    }
+    fn two_phase(&self) -> bool {
+        false
+    }
+    fn draw_dim(&self, k: u32, wrap: bool, a: u32, b: u32, rng: &mut SimRng) -> DimDraw {
+        (false, a, a != b && minimal(k, wrap, a, b, rng))
+    }
+    fn support(&self, k: u32, wrap: bool, a: u32, b: u32) -> Vec<DimDraw> {
+        minimal_support(k, wrap, a, b)
+            .into_iter()
+            .map(|s| (false, a, s))
+            .collect()
+    }
+}
+
+/// Valiant's algorithm, "VAL" (§2.3): q_j uniform over the k coordinates,
+/// then minimal routing s → q and q → d (ties uniform), each phase in its
+/// own uniformly random dimension order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValLaw;
+
+impl ObliviousLaw for ValLaw {
+    fn spec(&self) -> String {
+        "val".into()
+    }
+    fn dim_steps(&self, k: u32, wrap: bool, _side: Dir, a: u32, b: u32) -> Vec<DimStep> {
+        let mut out = Vec::new();
+        let pq = Ratio::new(1, k as i128);
+        for q in 0..k {
+            for (d1, p1) in minimal_dirs(k, wrap, a, q, None) {
+                for (d2, p2) in minimal_dirs(k, wrap, q, b, None) {
+                    out.push(DimStep {
+                        probability: pq * p1 * p2,
+                        first: d1,
+                        intermediate: q,
+                        second: d2,
+                    });
+                }
+            }
+        }
+        out
+    }
+    fn phase_orders(&self) -> (DimOrder, DimOrder) {
+        (DimOrder::Random, DimOrder::Random)
+    }
+    fn draw_dim(&self, k: u32, wrap: bool, a: u32, b: u32, rng: &mut SimRng) -> DimDraw {
+        let qj = below(rng, k);
+        let f = qj != a && minimal(k, wrap, a, qj, rng);
+        let s = qj != b && minimal(k, wrap, qj, b, rng);
+        (f, qj, s)
+    }
+    fn support(&self, k: u32, wrap: bool, a: u32, b: u32) -> Vec<DimDraw> {
+        let mut out = Vec::new();
+        for qj in 0..k {
+            for f in minimal_support(k, wrap, a, qj) {
+                for s in minimal_support(k, wrap, qj, b) {
+                    out.push((f, qj, s));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// "ROMM" (Nesson and Johnsson; §2.3): the minimal direction (ties
+/// uniform) and q_j uniform over the Δ+1 coordinates from s_j to d_j
+/// inclusive, then s → q → d in that direction. `order`: xy (both phases
+/// 0, 1, ..) or random (an independent uniform order per phase).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RommLaw {
+    pub order: DimOrder,
+}
+
+impl ObliviousLaw for RommLaw {
+    fn spec(&self) -> String {
+        format!("romm:order={}", self.order.as_str())
+    }
+    fn name(&self) -> String {
+        match self.order {
+            DimOrder::Xy => "romm".into(),
+            DimOrder::Random => "romm:order=random".into(),
+        }
+    }
+    fn dim_steps(&self, k: u32, wrap: bool, _side: Dir, a: u32, b: u32) -> Vec<DimStep> {
+        if a == b {
+            return stay(a);
+        }
+        let mut out = Vec::new();
+        for (dir, p) in minimal_dirs(k, wrap, a, b, None) {
+            if let Some(dir) = dir {
+                in_box(&mut out, k, a, b, dir, p);
+            }
+        }
+        out
+    }
+    fn phase_orders(&self) -> (DimOrder, DimOrder) {
+        (self.order, self.order)
+    }
+    fn intermediate_in_box(&self) -> bool {
+        true
+    }
+    fn draw_dim(&self, k: u32, wrap: bool, a: u32, b: u32, rng: &mut SimRng) -> DimDraw {
+        if a == b {
+            return (false, a, false);
+        }
+        let plus = minimal(k, wrap, a, b, rng);
+        let qj = draw_in_box(k, a, b, plus, rng);
+        (plus, qj, plus)
+    }
+    fn support(&self, k: u32, wrap: bool, a: u32, b: u32) -> Vec<DimDraw> {
+        if a == b {
+            return vec![(false, a, false)];
+        }
+        let mut out = Vec::new();
+        for plus in minimal_support(k, wrap, a, b) {
+            box_support(k, a, b, plus, &mut out);
+        }
+        out
+    }
+}
+
+/// Randomized Local Balance, "RLB" (§3.1, §3.2), and with `threshold`
+/// "RLBth" (§3.3): per dimension the short direction with probability
+/// (k-Δ)/k, the long one with Δ/k (RLBth: the short one always when
+/// 4Δ < k); q_j uniform over the box the chosen direction spans (Δ+1
+/// coordinates the short way, k-Δ+1 the long way); an independent random
+/// dimension order per phase; no backtracking. Tori only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RlbLaw {
+    pub threshold: bool,
+}
+
+impl ObliviousLaw for RlbLaw {
+    fn spec(&self) -> String {
+        if self.threshold { "rlbth" } else { "rlb" }.into()
+    }
+    fn dim_steps(&self, k: u32, _wrap: bool, _side: Dir, a: u32, b: u32) -> Vec<DimStep> {
+        if a == b {
+            return stay(a);
+        }
+        let mut out = Vec::new();
+        for (dir, p) in rlb_directions(k, a, b, self.threshold) {
+            in_box(&mut out, k, a, b, dir, p);
+        }
+        out
+    }
+    fn phase_orders(&self) -> (DimOrder, DimOrder) {
+        (DimOrder::Random, DimOrder::Random)
+    }
+    fn torus_only(&self) -> Option<&'static str> {
+        Some("chooses between the short and the long way round, which only a torus has")
+    }
+    fn intermediate_in_box(&self) -> bool {
+        true
+    }
+    fn draw_dim(&self, k: u32, _wrap: bool, a: u32, b: u32, rng: &mut SimRng) -> DimDraw {
+        let off = Geometry::plus_offset(k, a, b);
+        let delta = off.min(k - off);
+        if delta == 0 {
+            return (false, a, false);
+        }
+        let short_plus = 2 * off <= k;
+        let short = (self.threshold && 4 * delta < k) || below(rng, k) < k - delta;
+        let plus = short == short_plus;
+        let qj = draw_in_box(k, a, b, plus, rng);
+        (plus, qj, plus)
+    }
+    fn support(&self, k: u32, _wrap: bool, a: u32, b: u32) -> Vec<DimDraw> {
+        let off = Geometry::plus_offset(k, a, b);
+        let delta = off.min(k - off);
+        if delta == 0 {
+            return vec![(false, a, false)];
+        }
+        let short_plus = 2 * off <= k;
+        let mut out = Vec::new();
+        box_support(k, a, b, short_plus, &mut out);
+        if !(self.threshold && 4 * delta < k) {
+            box_support(k, a, b, !short_plus, &mut out);
+        }
+        out
+    }
+}
+
+/// RLB's direction law in one torus dimension (§3.1): the short direction
+/// with probability (k-Δ)/k, the long one with Δ/k, where Δ is the minimal
+/// offset; with `threshold` (RLBth) the short one with probability 1 when
+/// 4Δ < k. At Δ = k/2 both directions have probability 1/2 (a tie broken
+/// uniformly). Δ = 0 gives no direction.
+pub fn rlb_directions(k: u32, a: u32, b: u32, threshold: bool) -> Vec<(Dir, Ratio<i128>)> {
+    let plus = distance(k, a, b, Dir::Plus);
+    let delta = plus.min(k - plus);
+    if delta == 0 {
+        return Vec::new();
+    }
+    let short = if 2 * plus <= k { Dir::Plus } else { Dir::Minus };
+    if threshold && 4 * delta < k {
+        return vec![(short, Ratio::from_integer(1))];
+    }
+    let k = k as i128;
+    let delta = delta as i128;
+    vec![
+        (short, Ratio::new(k - delta, k)),
+        (short.reverse(), Ratio::new(delta, k)),
+    ]
+}
+
+/// VC classes of a law on a cube of `dims` dimensions (module docs): one
+/// per (phase, segment, dateline side).
+pub fn classes(law: &dyn ObliviousLaw, dims: usize, torus: bool) -> usize {
+    let phases = if law.two_phase() { 2 } else { 1 };
+    let segments = if random_order(law) { dims.max(1) } else { 1 };
+    phases * segments * if torus { 2 } else { 1 }
+}
+
+/// True when a phase draws a random dimension order (one segment per
+/// position in the order).
+fn random_order(law: &dyn ObliviousLaw) -> bool {
+    let (o1, o2) = law.phase_orders();
+    o1 == DimOrder::Random || o2 == DimOrder::Random
+}
+
+/// A routing entry whose spec takes no option.
+fn plain(name: &str, parts: &[&str], law: impl ObliviousLaw + 'static) -> ParseResult {
+    options(name, parts, &[])?;
+    Ok(Box::new(ObliviousSpec { law: Law::new(law) }))
+}
+
+type ParseResult = Result<Box<dyn RoutingBuild>, String>;
 
 pub(super) const RDOR: RoutingKind = RoutingKind {
     name: "rdor",
@@ -107,10 +372,7 @@ pub(super) const RDOR: RoutingKind = RoutingKind {
     options: "",
     summary: "randomised dimension order, minimal (Singh's MIN beyond one dimension)",
     families: &[Family::Oblivious],
-    parse: |parts| {
-        options("rdor", parts, &[])?;
-        Ok(Box::new(ObliviousSpec { law: Law::Rdor }))
-    },
+    parse: |parts| plain("rdor", parts, RdorLaw),
     examples: &["rdor"],
 };
 
@@ -120,10 +382,7 @@ pub(super) const VAL: RoutingKind = RoutingKind {
     options: "",
     summary: "Valiant: a uniformly random intermediate node, minimal in both phases",
     families: &[Family::Oblivious],
-    parse: |parts| {
-        options("val", parts, &[])?;
-        Ok(Box::new(ObliviousSpec { law: Law::Val }))
-    },
+    parse: |parts| plain("val", parts, ValLaw),
     examples: &["val"],
 };
 
@@ -135,13 +394,13 @@ pub(super) const ROMM: RoutingKind = RoutingKind {
     families: &[Family::Oblivious],
     parse: |parts| {
         let o = options("romm", parts, &["order"])?;
-        let random_order = match o.get("order") {
-            None | Some("xy") => false,
-            Some("random") => true,
-            Some(v) => return Err(format!("order `{v}`; accepted xy, random")),
+        let order = match o.get("order") {
+            None => DimOrder::Xy,
+            Some(v) => DimOrder::parse(v)
+                .ok_or_else(|| format!("order `{v}`; accepted {}", DimOrder::ACCEPTED))?,
         };
         Ok(Box::new(ObliviousSpec {
-            law: Law::Romm { random_order },
+            law: Law::new(RommLaw { order }),
         }))
     },
     examples: &["romm", "romm:order=random"],
@@ -153,10 +412,7 @@ pub(super) const RLB: RoutingKind = RoutingKind {
     options: "",
     summary: "Randomized Local Balance: the long way with probability Δ/k (tori)",
     families: &[Family::Oblivious],
-    parse: |parts| {
-        options("rlb", parts, &[])?;
-        Ok(Box::new(ObliviousSpec { law: Law::Rlb }))
-    },
+    parse: |parts| plain("rlb", parts, RlbLaw { threshold: false }),
     examples: &["rlb"],
 };
 
@@ -166,28 +422,28 @@ pub(super) const RLBTH: RoutingKind = RoutingKind {
     options: "",
     summary: "RLB with a threshold: always the short way when Δ < k/4 (tori)",
     families: &[Family::Oblivious],
-    parse: |parts| {
-        options("rlbth", parts, &[])?;
-        Ok(Box::new(ObliviousSpec { law: Law::RlbTh }))
-    },
+    parse: |parts| plain("rlbth", parts, RlbLaw { threshold: true }),
     examples: &["rlbth"],
 };
 
-/// A parsed oblivious-routing spec.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A parsed oblivious-routing spec: its law. Any [`ObliviousLaw`] builds
+/// into the simulated [`Oblivious`] routing and, through
+/// [`RoutingBuild::law`], into the analysis.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ObliviousSpec {
     pub law: Law,
 }
 
 impl RoutingBuild for ObliviousSpec {
     fn canonical(&self) -> String {
-        self.law.name().to_string()
+        self.law.name()
     }
     fn applies_to(&self, net: &Network) -> Result<(), String> {
         match net.shape() {
-            Shape::Cube { wrap: false, .. } if self.law.torus_only() => Err(format!(
-                "{} chooses between the short and the long way round, which only a torus has; on {} use rdor, val or romm",
+            Shape::Cube { wrap: false, .. } if self.law.torus_only().is_some() => Err(format!(
+                "{} {}; on {} use rdor, val or romm",
                 self.law.name(),
+                self.law.torus_only().unwrap_or_default(),
                 net.spec()
             )),
             Shape::Cube { radix, .. } if radix.len() > 8 => Err(format!(
@@ -206,7 +462,7 @@ impl RoutingBuild for ObliviousSpec {
     /// One VC per class (module docs).
     fn min_vcs(&self, net: &Network) -> u8 {
         match net.shape() {
-            Shape::Cube { radix, wrap } => self.law.classes(radix.len(), *wrap) as u8,
+            Shape::Cube { radix, wrap } => classes(&*self.law, radix.len(), *wrap) as u8,
             _ => 1,
         }
     }
@@ -215,7 +471,7 @@ impl RoutingBuild for ObliviousSpec {
             return Err(self.applies_to(net).err().unwrap_or_default());
         };
         Ok(Box::new(Oblivious::new(
-            self.law,
+            self.law.clone(),
             Geometry::new(radix.clone(), *wrap),
             vcs,
         )))
@@ -225,6 +481,9 @@ impl RoutingBuild for ObliviousSpec {
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
+    }
+    fn law(&self) -> Option<Law> {
+        Some(self.law.clone())
     }
 }
 
@@ -252,33 +511,35 @@ pub struct Oblivious {
     vcs: u8,
     /// VCs per class.
     per_class: u8,
+    /// The law's shape, read on every hop: [`ObliviousLaw::two_phase`],
+    /// [`ObliviousLaw::phase_orders`] and whether either order is random.
+    two_phase: bool,
+    orders: (DimOrder, DimOrder),
+    random_order: bool,
 }
 
 impl Oblivious {
     pub fn new(law: Law, geometry: Geometry, vcs: u8) -> Oblivious {
-        let classes = law.classes(geometry.dims(), geometry.wrap());
+        let classes = classes(&*law, geometry.dims(), geometry.wrap());
         Oblivious {
             per_class: (vcs as usize / classes).max(1) as u8,
+            two_phase: law.two_phase(),
+            orders: law.phase_orders(),
+            random_order: random_order(&*law),
             law,
             geometry,
             vcs,
         }
     }
 
-    /// The minimal direction from `a` to `b` (radix `k`); a tie by a coin.
-    fn minimal(&self, k: u32, a: u32, b: u32, rng: &mut SimRng) -> bool {
-        if !self.geometry.wrap() {
-            return b > a;
-        }
-        let off = Geometry::plus_offset(k, a, b);
-        if 2 * off == k {
-            below(rng, 2) == 0
-        } else {
-            2 * off < k
-        }
+    /// The law it draws from.
+    pub fn law(&self) -> &Law {
+        &self.law
     }
 
-    /// Draw one packet's plan (module docs: the laws).
+    /// Draw one packet's plan: every dimension's draw in turn
+    /// ([`ObliviousLaw::draw_dim`]), then the phase-1 order (two-phase laws
+    /// only) and the phase-2 order.
     pub fn draw(&self, src: SwitchId, dst: SwitchId, rng: &mut SimRng) -> Plan {
         let g = &self.geometry;
         let n = g.dims();
@@ -287,48 +548,17 @@ impl Oblivious {
         let (mut first, mut second) = (0u8, 0u8);
         for j in 0..n {
             let (k, a, b) = (g.radix()[j], sc[j], dc[j]);
-            let (f, qj, s) = match self.law {
-                Law::Rdor => (false, a, a != b && self.minimal(k, a, b, rng)),
-                Law::Val => {
-                    let qj = below(rng, k);
-                    let f = qj != a && self.minimal(k, a, qj, rng);
-                    let s = qj != b && self.minimal(k, qj, b, rng);
-                    (f, qj, s)
-                }
-                Law::Romm { .. } => {
-                    if a == b {
-                        (false, a, false)
-                    } else {
-                        let plus = self.minimal(k, a, b, rng);
-                        let qj = self.in_box(k, a, b, plus, rng);
-                        (plus, qj, plus)
-                    }
-                }
-                Law::Rlb | Law::RlbTh => {
-                    let off = Geometry::plus_offset(k, a, b);
-                    let delta = off.min(k - off);
-                    if delta == 0 {
-                        (false, a, false)
-                    } else {
-                        let short_plus = 2 * off <= k;
-                        let short =
-                            (self.law == Law::RlbTh && 4 * delta < k) || below(rng, k) < k - delta;
-                        let plus = short == short_plus;
-                        let qj = self.in_box(k, a, b, plus, rng);
-                        (plus, qj, plus)
-                    }
-                }
-            };
+            let (f, qj, s) = self.law.draw_dim(k, g.wrap(), a, b, rng);
             q[j] = qj;
             first |= (f as u8) << j;
             second |= (s as u8) << j;
         }
-        let order1 = if self.law.two_phase() {
-            self.order(rng)
+        let order1 = if self.two_phase {
+            self.order(self.orders.0, rng)
         } else {
             identity_order(n)
         };
-        let order2 = self.order(rng);
+        let order2 = self.order(self.orders.1, rng);
         Plan {
             q: g.id_of(&q[..n]),
             first_plus: first,
@@ -338,23 +568,11 @@ impl Oblivious {
         }
     }
 
-    /// q_j uniform over the coordinates from `a` to `b` inclusive, walking
-    /// in direction `plus`.
-    fn in_box(&self, k: u32, a: u32, b: u32, plus: bool, rng: &mut SimRng) -> u32 {
-        let len = if plus {
-            Geometry::plus_offset(k, a, b)
-        } else {
-            Geometry::plus_offset(k, b, a)
-        };
-        let i = below(rng, len + 1);
-        if plus { (a + i) % k } else { (a + k - i) % k }
-    }
-
     /// A dimension order: identity for `xy`, else uniform over the n!
     /// orders (Fisher-Yates).
-    fn order(&self, rng: &mut SimRng) -> u32 {
+    fn order(&self, order: DimOrder, rng: &mut SimRng) -> u32 {
         let n = self.geometry.dims();
-        if !self.law.random_order() {
+        if order == DimOrder::Xy {
             return identity_order(n);
         }
         let mut dims: [u32; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
@@ -362,16 +580,13 @@ impl Oblivious {
             let j = below(rng, i as u32 + 1) as usize;
             dims.swap(i, j);
         }
-        dims[..n]
-            .iter()
-            .enumerate()
-            .fold(0, |acc, (pos, &d)| acc | d << (3 * pos))
+        pack(dims[..n].iter().map(|&d| d as usize))
     }
 
     /// The route state of a plan (phase 0 for two-phase laws).
     pub fn state_for(&self, plan: Plan) -> RouteState {
         RouteState {
-            phase: if self.law.two_phase() { 0 } else { 1 },
+            phase: if self.two_phase { 0 } else { 1 },
             tag: plan.first_plus as u32 | (plan.second_plus as u32) << 8,
             aux: plan.order1,
             via: [plan.q, plan.order2],
@@ -386,89 +601,24 @@ impl Oblivious {
         let n = g.dims();
         let (sc, dc) = (g.coords(src), g.coords(dst));
         // Per dimension: the (first plus, q_j, second plus) it can draw.
-        let per_dim: Vec<Vec<(bool, u32, bool)>> = (0..n)
-            .map(|j| {
-                let (k, a, b) = (g.radix()[j], sc[j], dc[j]);
-                let mins = |a: u32, b: u32| -> Vec<bool> {
-                    if a == b {
-                        vec![false]
-                    } else if !g.wrap() {
-                        vec![b > a]
-                    } else {
-                        let off = Geometry::plus_offset(k, a, b);
-                        if 2 * off == k {
-                            vec![true, false]
-                        } else {
-                            vec![2 * off < k]
-                        }
-                    }
-                };
-                let boxed = |plus: bool, out: &mut Vec<(bool, u32, bool)>| {
-                    let len = if plus {
-                        Geometry::plus_offset(k, a, b)
-                    } else {
-                        Geometry::plus_offset(k, b, a)
-                    };
-                    for i in 0..=len {
-                        let qj = if plus { (a + i) % k } else { (a + k - i) % k };
-                        out.push((plus, qj, plus));
-                    }
-                };
-                let mut out = Vec::new();
-                match self.law {
-                    Law::Rdor => {
-                        for s in mins(a, b) {
-                            out.push((false, a, s));
-                        }
-                    }
-                    Law::Val => {
-                        for qj in 0..k {
-                            for f in mins(a, qj) {
-                                for s in mins(qj, b) {
-                                    out.push((f, qj, s));
-                                }
-                            }
-                        }
-                    }
-                    Law::Romm { .. } => {
-                        if a == b {
-                            out.push((false, a, false));
-                        } else {
-                            for plus in mins(a, b) {
-                                boxed(plus, &mut out);
-                            }
-                        }
-                    }
-                    Law::Rlb | Law::RlbTh => {
-                        let off = Geometry::plus_offset(k, a, b);
-                        let delta = off.min(k - off);
-                        if delta == 0 {
-                            out.push((false, a, false));
-                        } else {
-                            let short_plus = 2 * off <= k;
-                            boxed(short_plus, &mut out);
-                            if !(self.law == Law::RlbTh && 4 * delta < k) {
-                                boxed(!short_plus, &mut out);
-                            }
-                        }
-                    }
-                }
-                out
-            })
+        let per_dim: Vec<Vec<DimDraw>> = (0..n)
+            .map(|j| self.law.support(g.radix()[j], g.wrap(), sc[j], dc[j]))
             .collect();
-        let orders = |random: bool| -> Vec<u32> {
-            if random {
-                permutations(n)
-            } else {
-                vec![identity_order(n)]
+        let orders = |order: DimOrder| -> Vec<u32> {
+            match order {
+                DimOrder::Random => permutations(n)
+                    .into_iter()
+                    .map(|p| pack(p.into_iter()))
+                    .collect(),
+                DimOrder::Xy => vec![identity_order(n)],
             }
         };
-        let orders1 = if self.law.two_phase() {
-            orders(self.law.random_order())
+        let orders1 = if self.two_phase {
+            orders(self.orders.0)
         } else {
             vec![identity_order(n)]
         };
-        let orders2 = orders(self.law.random_order());
+        let orders2 = orders(self.orders.1);
         let mut plans = Vec::new();
         let mut pick = vec![0usize; n];
         loop {
@@ -508,36 +658,19 @@ impl Oblivious {
 }
 
 fn identity_order(n: usize) -> u32 {
-    (0..n as u32).fold(0, |acc, d| acc | d << (3 * d))
+    pack(0..n)
 }
 
-/// Every order of the n dimensions, packed 3 bits a position.
-fn permutations(n: usize) -> Vec<u32> {
-    fn rec(rest: &mut Vec<u32>, cur: &mut Vec<u32>, out: &mut Vec<u32>) {
-        if rest.is_empty() {
-            out.push(
-                cur.iter()
-                    .enumerate()
-                    .fold(0, |acc, (pos, &d)| acc | d << (3 * pos)),
-            );
-            return;
-        }
-        for i in 0..rest.len() {
-            let x = rest.remove(i);
-            cur.push(x);
-            rec(rest, cur, out);
-            cur.pop();
-            rest.insert(i, x);
-        }
-    }
-    let mut out = Vec::new();
-    rec(&mut (0..n as u32).collect(), &mut Vec::new(), &mut out);
-    out
+/// A dimension order packed 3 bits a position (position 0 lowest).
+fn pack(order: impl Iterator<Item = usize>) -> u32 {
+    order
+        .enumerate()
+        .fold(0, |acc, (pos, d)| acc | (d as u32) << (3 * pos))
 }
 
 impl Routing for Oblivious {
     fn name(&self) -> String {
-        self.law.name().to_string()
+        self.law.name()
     }
 
     fn at_source(&mut self, src: Source<'_>) {
@@ -576,12 +709,8 @@ impl Routing for Oblivious {
             let phase = state.phase as usize;
             let plus = state.tag >> (8 * phase + j) & 1 == 1;
             let (c, t) = (here[j], there[j]);
-            let phase_index = if self.law.two_phase() { phase } else { 0 };
-            let (segments, segment) = if self.law.random_order() {
-                (n, pos)
-            } else {
-                (1, 0)
-            };
+            let phase_index = if self.two_phase { phase } else { 0 };
+            let (segments, segment) = if self.random_order { (n, pos) } else { (1, 0) };
             let sides = if g.wrap() { 2 } else { 1 };
             let upper = g.wrap() && !Geometry::still_to_wrap(c, t, plus);
             let class = ((phase_index * segments + segment) * sides) + usize::from(upper);
@@ -607,6 +736,6 @@ impl Routing for Oblivious {
     }
 
     fn passes_destination(&self) -> bool {
-        self.law.two_phase()
+        self.two_phase
     }
 }

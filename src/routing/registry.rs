@@ -58,7 +58,9 @@ pub fn nearest(name: &str) -> Vec<&'static str> {
         .flat_map(|k| std::iter::once(k.name).chain(k.aliases.iter().copied()))
         .filter_map(|candidate| {
             let d = strsim::damerau_levenshtein(&typed, candidate);
-            let close = d <= 2.max(typed.len() / 3);
+            // One edit in a short name (`rbl`), a third of a longer one
+            // (`adaptiv`): `foo` is two edits from `dor` and not close.
+            let close = d <= 1.max(typed.len() / 3);
             let part = typed.len() >= 3
                 && (candidate.contains(typed.as_str()) || typed.contains(candidate));
             (close || part).then_some((if close { d } else { 3 }, candidate))
@@ -116,4 +118,17 @@ pub fn family_members(family: Family, net: &Network, like: &dyn RoutingBuild) ->
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nearest;
+
+    #[test]
+    fn typos_find_their_routing_and_strangers_find_none() {
+        assert_eq!(nearest("rbl"), vec!["rlb"]);
+        assert_eq!(nearest("adaptiv"), vec!["adaptive"]);
+        assert_eq!(nearest("ecmp"), vec!["fattree-ecmp"]);
+        assert!(nearest("foo").is_empty(), "{:?}", nearest("foo"));
+    }
 }

@@ -143,6 +143,12 @@ impl RoutingSpec {
         self.build.needs_tail_credit()
     }
 
+    /// Its exact law for the channel-load analysis, when it is an
+    /// oblivious routing on tori and meshes ([`RoutingBuild::law`]).
+    pub fn law(&self) -> Option<super::Law> {
+        self.build.law()
+    }
+
     /// True when it runs only on the time-slice switch model.
     pub fn time_slice_only(&self) -> bool {
         self.build.time_slice_only()

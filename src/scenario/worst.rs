@@ -10,12 +10,19 @@
 //! analysis's limits. Node s sends to `permutation[s]`; fixed points send
 //! to themselves, as in the analysis (they load no channel).
 
-use crate::analysis::{ChannelWeights, Cube, ObliviousRouting, worst_case};
+use crate::analysis::{ChannelWeights, Cube, Law, worst_case};
 use crate::topology::Network;
 use crate::traffic::Pattern;
 
-/// The accepted forms, quoted in errors.
-pub const ACCEPTED: &str = "worst, worst:routing=dor[:tie=..]|rdor|val|romm[:order=..]|rlb|rlbth";
+/// The accepted forms, quoted in errors: `worst` and `worst:routing=` any
+/// routing the analysis knows (from the routing registry,
+/// [`crate::analysis::accepted_routings`]).
+pub fn accepted() -> String {
+    format!(
+        "worst, worst:routing=SPEC with SPEC one of {}",
+        crate::analysis::accepted_routings()
+    )
+}
 
 /// The routing spec a `worst` traffic spec names (`own` for plain
 /// `worst`), or `None` when the spec is not a `worst` one.
@@ -26,7 +33,10 @@ pub fn routing_of<'a>(traffic: &'a str, own: &'a str) -> Option<Result<&'a str, 
     }
     let rest = t.strip_prefix("worst:")?;
     Some(rest.strip_prefix("routing=").ok_or_else(|| {
-        format!("traffic `{t}`: `worst` takes `routing=SPEC`; accepted: {ACCEPTED}")
+        format!(
+            "traffic `{t}`: `worst` takes `routing=SPEC`; accepted: {}",
+            accepted()
+        )
     }))
 }
 
@@ -35,16 +45,21 @@ pub fn routing_of<'a>(traffic: &'a str, own: &'a str) -> Option<Result<&'a str, 
 /// torus routing (a newcomer's `sim --traffic worst` runs `minimal`), the
 /// message says so and names the ones that are, rather than reporting the
 /// routing the user never typed as unknown.
-fn oblivious(traffic: &str, own: &str) -> Option<Result<ObliviousRouting, String>> {
+fn oblivious(traffic: &str, own: &str) -> Option<Result<Law, String>> {
     let routing = routing_of(traffic, own)?;
     Some(routing.and_then(|r| {
-        r.parse::<ObliviousRouting>().map_err(|e| {
+        r.parse::<Law>().map_err(|e| {
             if traffic.trim() == "worst" {
+                let names: Vec<String> = Law::compared()
+                    .iter()
+                    .map(|l| l.kind_name().to_string())
+                    .collect();
                 format!(
                     "traffic `worst`: the worst case is defined for an oblivious torus \
                      routing, and the scenario's routing is `{own}`; choose one with \
-                     --routing (dor, rdor, val, romm, rlb, rlbth) or name it in the \
-                     traffic; accepted: {ACCEPTED}"
+                     --routing ({}) or name it in the traffic; accepted: {}",
+                    names.join(", "),
+                    accepted()
                 )
             } else {
                 format!("traffic `{traffic}`: {e}")

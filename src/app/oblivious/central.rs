@@ -52,7 +52,7 @@ impl ObliviousAnalysis {
             return None;
         }
         let overlay = self.pair_overlay(theme);
-        let routing = e.routing;
+        let routing = e.routing.clone();
         if self.show_pair_load
             && let Some(p) = self.pair()
         {

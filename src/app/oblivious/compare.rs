@@ -14,8 +14,7 @@
 use super::background::Job;
 use super::loads::{AverageSum, LoadSum, SLICE};
 use crate::analysis::{
-    AnalysisError, AverageCase, ChannelWeights, Cube, MatrixSpec, ObliviousRouting, TrafficMatrix,
-    worst_case,
+    AnalysisError, AverageCase, ChannelWeights, Cube, Law, MatrixSpec, TrafficMatrix, worst_case,
 };
 use crate::topology::Network;
 use num_rational::Ratio;
@@ -26,7 +25,7 @@ pub const COLUMNS: [&str; 5] = ["nn", "uniform", "bitcomp", "transpose", "tornad
 /// One routing's row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompareRow {
-    pub routing: ObliviousRouting,
+    pub routing: Law,
     /// Why the routing has no numbers on this network (RLB on a mesh).
     pub undefined: Option<String>,
     /// Ideal throughput per column of [`COLUMNS`] (None: not computed yet,
@@ -39,7 +38,7 @@ pub struct CompareRow {
 }
 
 impl CompareRow {
-    fn new(routing: ObliviousRouting) -> Self {
+    fn new(routing: Law) -> Self {
         CompareRow {
             routing,
             undefined: None,
@@ -123,7 +122,7 @@ impl CompareJob {
     /// build on networks where one worst case would hold a frame too
     /// long).
     pub fn new(net: &Network, samples: usize, seed: u64, heavy: bool) -> Self {
-        let routings = ObliviousRouting::COMPARED;
+        let routings = Law::compared();
         CompareJob {
             net: net.clone(),
             heavy,
@@ -138,7 +137,7 @@ impl CompareJob {
                 capacity: None,
                 samples: samples.max(1),
                 seed,
-                rows: routings.iter().map(|&r| CompareRow::new(r)).collect(),
+                rows: routings.iter().cloned().map(CompareRow::new).collect(),
                 notes: Vec::new(),
                 done: 0,
                 total: 1 + STEPS_PER_ROUTING * routings.len(),
@@ -223,7 +222,7 @@ impl Job for CompareJob {
                 let Some(cube) = self.cube.as_ref() else {
                     return self.fail("the cube was not built");
                 };
-                match ChannelWeights::new(cube, self.table.rows[i].routing) {
+                match ChannelWeights::new(cube, self.table.rows[i].routing.clone()) {
                     Ok(w) => {
                         self.weights = Some(w);
                         self.stage = self.cell_from(i, 0);
@@ -249,7 +248,7 @@ impl Job for CompareJob {
                     },
                 };
                 if sum.advance(w, m, SLICE) {
-                    self.table.rows[i].traffic[c] = sum.finish(w, m).ideal;
+                    self.table.rows[i].traffic[c] = sum.finish().ideal;
                     self.stage = self.cell_from(i, c + 1);
                     if self.stage == Stage::Worst(i) {
                         self.table.done += 1;
@@ -276,18 +275,22 @@ impl Job for CompareJob {
             Stage::Average(i) => {
                 let finished = match (self.heavy, &self.weights) {
                     (true, Some(w)) => {
-                        let avg = self.average.get_or_insert_with(|| {
-                            AverageSum::new(w, self.table.samples, self.table.seed)
-                        });
-                        match avg.advance(w, SLICE) {
-                            Ok(true) => {
+                        let avg = match self.average.take() {
+                            Some(avg) => Ok(avg),
+                            None => AverageSum::new(w, self.table.samples, self.table.seed),
+                        };
+                        match avg.and_then(|mut avg| Ok((avg.advance(w, SLICE)?, avg))) {
+                            Ok((true, avg)) => {
                                 match avg.finish(w) {
                                     Ok(a) => self.table.rows[i].average = Some(a),
                                     Err(e) => self.note(format!("average: {e}")),
                                 }
                                 true
                             }
-                            Ok(false) => false,
+                            Ok((false, avg)) => {
+                                self.average = Some(avg);
+                                false
+                            }
                             Err(e) => {
                                 self.note(format!("average: {e}"));
                                 true
@@ -367,7 +370,7 @@ mod tests {
     #[test]
     fn a_mesh_leaves_rlb_undefined_and_light_tables_skip_the_heavy_columns() {
         let t = run("mesh:4x4", false);
-        let rlb = t.rows.iter().find(|r| r.routing == ObliviousRouting::Rlb);
+        let rlb = t.rows.iter().find(|r| r.routing.spec() == "rlb");
         assert!(rlb.unwrap().undefined.as_ref().unwrap().contains("torus"));
         assert!(
             t.rows
@@ -375,7 +378,7 @@ mod tests {
                 .all(|r| r.worst.is_none() && r.average.is_none())
         );
         assert!(t.notes.iter().any(|n| n.contains("desktop app")), "{t:?}");
-        let val = t.rows.iter().find(|r| r.routing == ObliviousRouting::Val);
+        let val = t.rows.iter().find(|r| r.routing.spec() == "val");
         assert!(val.unwrap().traffic.iter().all(|c| c.is_some()));
     }
 

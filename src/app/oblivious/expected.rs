@@ -8,12 +8,11 @@ use super::background::Job;
 use super::compare::value;
 use super::loads::{LoadSum, Loads, SLICE};
 use super::spec::spec_of;
-use crate::analysis::{ChannelWeights, Cube, ObliviousRouting, TrafficMatrix};
+use crate::analysis::{ChannelWeights, Cube, Law, TrafficMatrix, channel_loads};
 use crate::scenario::Scenario;
 use crate::topology::{ChannelKind, Endpoint, Network};
 use num_rational::Ratio;
 use std::sync::Arc;
-use web_time::Duration;
 
 /// The top of the colour scale shared by the expected-load view and the
 /// simulated utilization: the largest finite value on any switch-to-switch
@@ -42,7 +41,7 @@ pub struct ExpectedKey {
 }
 
 impl ExpectedKey {
-    pub(super) fn new(scenario: &Scenario, net: &Network, routing: ObliviousRouting) -> Self {
+    pub(super) fn new(scenario: &Scenario, net: &Network, routing: &Law) -> Self {
         ExpectedKey {
             topology: net.spec().to_string(),
             traffic: scenario.traffic.trim().to_string(),
@@ -56,7 +55,7 @@ impl ExpectedKey {
 /// The expected load of one routing under one run's traffic (Singh §2.2).
 #[derive(Clone, Debug)]
 pub struct Expected {
-    pub routing: ObliviousRouting,
+    pub routing: Law,
     /// γ_c per network channel id: flits per cycle on the channel per
     /// flit per host per cycle offered. Switch-to-switch channels from the
     /// analysis; injection and ejection channels carry the traffic
@@ -79,15 +78,9 @@ pub struct Expected {
 
 impl Expected {
     /// Compute γ for `routing` under `matrix` on `cube` at once.
-    pub fn compute(
-        cube: &Cube,
-        matrix: &TrafficMatrix,
-        routing: ObliviousRouting,
-    ) -> Result<Expected, String> {
+    pub fn compute(cube: &Cube, matrix: &TrafficMatrix, routing: Law) -> Result<Expected, String> {
         let w = ChannelWeights::new(cube, routing).map_err(|e| e.to_string())?;
-        let mut sum = LoadSum::new(&w, matrix)?;
-        while !sum.advance(&w, matrix, Duration::MAX) {}
-        let loads = sum.finish(&w, matrix);
+        let loads = Loads::from(&channel_loads(&w, matrix).map_err(|e| e.to_string())?);
         Ok(Expected::from_loads(cube, matrix, w, &loads))
     }
 
@@ -118,7 +111,7 @@ impl Expected {
             }
         }
         Expected {
-            routing: weights.routing(),
+            routing: weights.routing().clone(),
             gamma,
             ideal: loads.ideal,
             capacity: cube.capacity(),
@@ -149,15 +142,15 @@ impl Expected {
 pub struct ExpectedJob {
     net: Arc<Network>,
     scenario: Scenario,
-    routings: Vec<ObliviousRouting>,
+    routings: Vec<Law>,
     prepared: Option<Result<(Cube, TrafficMatrix), String>>,
     /// The routing being summed: its weights and the sum so far.
     current: Option<(ChannelWeights, LoadSum)>,
-    results: Vec<(ObliviousRouting, Result<Arc<Expected>, String>)>,
+    results: Vec<(Law, Result<Arc<Expected>, String>)>,
 }
 
 impl ExpectedJob {
-    pub fn new(scenario: &Scenario, net: Arc<Network>, routings: Vec<ObliviousRouting>) -> Self {
+    pub fn new(scenario: &Scenario, net: Arc<Network>, routings: Vec<Law>) -> Self {
         ExpectedJob {
             net,
             scenario: scenario.clone(),
@@ -182,7 +175,7 @@ impl ExpectedJob {
 }
 
 impl Job for ExpectedJob {
-    type Snapshot = Vec<(ObliviousRouting, Result<Arc<Expected>, String>)>;
+    type Snapshot = Vec<(Law, Result<Arc<Expected>, String>)>;
 
     /// First the matrix, then per routing its weights, then its loads a
     /// [`SLICE`] a step.
@@ -191,7 +184,7 @@ impl Job for ExpectedJob {
             self.prepared = Some(self.prepare());
             return self.routings.is_empty();
         };
-        let Some(r) = self.routings.get(self.results.len()).copied() else {
+        let Some(r) = self.routings.get(self.results.len()).cloned() else {
             return true;
         };
         match (prepared, self.current.take()) {
@@ -202,7 +195,7 @@ impl Job for ExpectedJob {
                     .extend(rest.into_iter().map(|r| (r, Err(e.clone()))));
             }
             (Ok((cube, m)), None) => {
-                let started = ChannelWeights::new(cube, r)
+                let started = ChannelWeights::new(cube, r.clone())
                     .map_err(|e| e.to_string())
                     .and_then(|w| LoadSum::new(&w, m).map(|sum| (w, sum)));
                 match started {
@@ -212,7 +205,7 @@ impl Job for ExpectedJob {
             }
             (Ok((cube, m)), Some((w, mut sum))) => {
                 if sum.advance(&w, m, SLICE) {
-                    let loads = sum.finish(&w, m);
+                    let loads = sum.finish();
                     let e = Expected::from_loads(cube, m, w, &loads);
                     self.results.push((r, Ok(Arc::new(e))));
                 } else {

@@ -57,7 +57,7 @@ pub use spec::{analysed_routing, spec_of};
 
 use super::network_view::Selected;
 use super::sweep::{SweepJob, SweepRunner, SweepSettings};
-use crate::analysis::{Cube, DEFAULT_SAMPLES, ObliviousRouting};
+use crate::analysis::{Cube, DEFAULT_SAMPLES, Law};
 use crate::routing::RoutingSpec;
 use crate::scenario::Scenario;
 use crate::sim::{Simulation, SwitchModelKind};
@@ -91,10 +91,10 @@ pub fn unavailable(net: &Network) -> Option<String> {
 /// Each compared routing's fewest virtual channels on `net` in the
 /// simulator (one per VC class: phase × dimension-order segment × dateline
 /// side, `routing/oblivious.rs`), or why it does not run there.
-pub fn vc_needs(net: &Network) -> Vec<(ObliviousRouting, Result<u8, String>)> {
-    ObliviousRouting::COMPARED
+pub fn vc_needs(net: &Network) -> Vec<(Law, Result<u8, String>)> {
+    Law::compared()
         .iter()
-        .map(|&r| {
+        .map(|r| {
             let need = spec_of(r)
                 .parse::<RoutingSpec>()
                 .map_err(|e| e.to_string())
@@ -102,7 +102,7 @@ pub fn vc_needs(net: &Network) -> Vec<(ObliviousRouting, Result<u8, String>)> {
                     s.applies_to(net).map_err(|e| e.problem)?;
                     Ok(s.min_vcs(net).max(1))
                 });
-            (r, need)
+            (r.clone(), need)
         })
         .collect()
 }
@@ -129,7 +129,7 @@ pub struct Context {
     pub unavailable: Option<String>,
     /// The routing analysed (None: run A's routing is not one the analysis
     /// knows and none was chosen).
-    pub routing: Option<ObliviousRouting>,
+    pub routing: Option<Law>,
     /// Run A's current routing (the simulator's name).
     pub run_routing: String,
     /// Whether the routing analysed is run A's (so the views compare like
@@ -147,7 +147,7 @@ pub struct Context {
 pub struct ObliviousAnalysis {
     pub open: bool,
     /// The routing analysed; `None` follows run A's routing.
-    pub routing: Option<ObliviousRouting>,
+    pub routing: Option<Law>,
     /// Show the expected load beside the simulation in the central view.
     pub show_expected: bool,
     /// Colour the analysis view by the picked pair's w_c(s,d) instead.
@@ -245,15 +245,15 @@ impl ObliviousAnalysis {
         let why_not = self.checked.as_ref().and_then(|c| c.1.clone());
         let run_routing = sim.routing_name();
         let run_analysed = analysed_routing(&run_routing);
-        let routing = self.routing.or(run_analysed);
-        let key = match (&why_not, routing) {
+        let routing = self.routing.clone().or_else(|| run_analysed.clone());
+        let key = match (&why_not, &routing) {
             (None, Some(r)) => Some(ExpectedKey::new(scenario, net, r)),
             _ => None,
         };
-        if let (Some(k), Some(r)) = (&key, routing)
+        if let (Some(k), Some(r)) = (&key, &routing)
             && !self.cache.contains_key(k)
         {
-            self.ensure(scenario, net, &[r]);
+            self.ensure(scenario, net, std::slice::from_ref(r));
         }
         if why_not.is_none() {
             self.ensure_sweep_marks(scenario, net);
@@ -261,8 +261,8 @@ impl ObliviousAnalysis {
         self.context = Some(Context {
             topology: spec,
             unavailable: why_not,
-            routing,
             same_as_run: routing.is_some() && routing == run_analysed,
+            routing,
             run_routing,
             traffic: scenario.traffic.clone(),
             load: scenario.load,
@@ -294,7 +294,7 @@ impl ObliviousAnalysis {
 
     /// The expected load of `routing` under the current run's traffic, if
     /// computed.
-    pub fn expected_of(&self, routing: ObliviousRouting) -> Option<&Arc<Expected>> {
+    pub fn expected_of(&self, routing: &Law) -> Option<&Arc<Expected>> {
         let k = self.context.as_ref()?.key.as_ref()?;
         let key = ExpectedKey {
             routing: spec_of(routing),
@@ -315,15 +315,10 @@ impl ObliviousAnalysis {
 
     /// Start computing the expected loads of `routings` under `scenario`'s
     /// traffic on `net`, except those cached or already under way.
-    pub fn ensure(
-        &mut self,
-        scenario: &Scenario,
-        net: &Arc<Network>,
-        routings: &[ObliviousRouting],
-    ) {
-        let missing: Vec<(ExpectedKey, ObliviousRouting)> = routings
+    pub fn ensure(&mut self, scenario: &Scenario, net: &Arc<Network>, routings: &[Law]) {
+        let missing: Vec<(ExpectedKey, Law)> = routings
             .iter()
-            .map(|&r| (ExpectedKey::new(scenario, net, r), r))
+            .map(|r| (ExpectedKey::new(scenario, net, r), r.clone()))
             .filter(|(k, _)| {
                 !self.cache.contains_key(k) && !self.jobs.iter().any(|(keys, _)| keys.contains(k))
             })
@@ -481,7 +476,7 @@ impl ObliviousAnalysis {
         let mut skipped = Vec::new();
         for (r, need) in vc_needs(net) {
             match need {
-                Ok(n) if n <= vcs => run.push(spec_of(r)),
+                Ok(n) if n <= vcs => run.push(spec_of(&r)),
                 Ok(n) => skipped.push(format!(
                     "{r}: needs {n} virtual channels, the scenario has {vcs}"
                 )),
@@ -521,7 +516,7 @@ impl ObliviousAnalysis {
         {
             return;
         }
-        let routings: Vec<ObliviousRouting> = Self::sweep_routings(net, s.vcs)
+        let routings: Vec<Law> = Self::sweep_routings(net, s.vcs)
             .0
             .iter()
             .filter_map(|r| r.parse().ok())
@@ -545,6 +540,11 @@ impl ObliviousAnalysis {
 mod tests {
     use super::*;
     use crate::analysis::DimOrder;
+    use crate::routing::{DorLaw, RdorLaw, RlbLaw, RommLaw, TieRule, ValLaw};
+
+    fn law(s: &str) -> Law {
+        s.parse().unwrap()
+    }
     use crate::analysis::{ChannelWeights, TrafficMatrix, channel_loads};
     use crate::topology::{ChannelId, Endpoint};
     use std::time::Instant;
@@ -575,28 +575,20 @@ mod tests {
 
     #[test]
     fn simulator_routings_map_to_the_analysis() {
-        use crate::routing::TieRule;
+        let dor = |tie| Some(Law::new(DorLaw { tie }));
         for (spec, want) in [
-            ("dor", Some(ObliviousRouting::Dor { tie: TieRule::Plus })),
-            (
-                "dor:tie=plus",
-                Some(ObliviousRouting::Dor { tie: TieRule::Plus }),
-            ),
-            (
-                "dor:tie=parity:classes=balanced",
-                Some(ObliviousRouting::Dor {
-                    tie: TieRule::Parity,
-                }),
-            ),
-            ("min", Some(ObliviousRouting::Rdor)),
-            ("val", Some(ObliviousRouting::Val)),
+            ("dor", dor(TieRule::Plus)),
+            ("dor:tie=plus", dor(TieRule::Plus)),
+            ("dor:tie=parity:classes=balanced", dor(TieRule::Parity)),
+            ("min", Some(Law::new(RdorLaw))),
+            ("val", Some(Law::new(ValLaw))),
             (
                 "romm:order=random",
-                Some(ObliviousRouting::Romm {
+                Some(Law::new(RommLaw {
                     order: DimOrder::Random,
-                }),
+                })),
             ),
-            ("rlbth", Some(ObliviousRouting::RlbTh)),
+            ("rlbth", Some(Law::new(RlbLaw { threshold: true }))),
             ("updown", None),
             ("minimal", None),
             ("nonsense", None),
@@ -604,8 +596,8 @@ mod tests {
             assert_eq!(analysed_routing(spec), want, "{spec}");
         }
         // Every analysis spec is also a simulator spec of the same routing.
-        for r in ObliviousRouting::COMPARED {
-            assert_eq!(analysed_routing(&spec_of(r)), Some(r));
+        for r in Law::compared() {
+            assert_eq!(analysed_routing(&spec_of(&r)), Some(r));
         }
     }
 
@@ -631,9 +623,9 @@ mod tests {
             TrafficMatrix::build(&"uniform-other".parse().unwrap(), cube.network(), 1).unwrap();
         let w = ChannelWeights::new(
             &cube,
-            ObliviousRouting::Dor {
+            Law::new(DorLaw {
                 tie: Default::default(),
-            },
+            }),
         )
         .unwrap();
         let l = channel_loads(&w, &other).unwrap();
@@ -676,23 +668,20 @@ mod tests {
         assert_eq!(a.cached(), 1);
         assert_eq!(a.context().unwrap().load, 0.9);
         // Another routing is computed once, then both stay.
-        a.routing = Some(ObliviousRouting::Val);
+        a.routing = Some(law("val"));
         settle(&mut a, &s, &sim);
         assert_eq!(a.cached(), 2);
         a.routing = None;
         a.tick(&s, &sim);
         assert_eq!(a.jobs_running(), 0);
-        assert_eq!(
-            a.expected().unwrap().as_ref().unwrap().routing,
-            ObliviousRouting::Rlb
-        );
+        assert_eq!(a.expected().unwrap().as_ref().unwrap().routing, law("rlb"));
         // Asking twice starts one computation.
         let other = Scenario {
             traffic: "transpose".into(),
             ..s.clone()
         };
-        a.ensure(&other, sim.network(), &[ObliviousRouting::Rdor]);
-        a.ensure(&other, sim.network(), &[ObliviousRouting::Rdor]);
+        a.ensure(&other, sim.network(), &[law("rdor")]);
+        a.ensure(&other, sim.network(), &[law("rdor")]);
         assert_eq!(a.jobs_running(), 1);
         // A closed panel computes nothing new.
         let mut closed = ObliviousAnalysis::default();
@@ -792,7 +781,7 @@ mod tests {
                 .iter()
                 .all(|&x| (x - 1.0 / 16.0).abs() < 1e-12)
         );
-        a.routing = Some(ObliviousRouting::Rdor);
+        a.routing = Some(law("rdor"));
         settle(&mut a, &s, &sim);
         let p = a.pair().unwrap().clone();
         assert!(p.quadrants.as_ref().unwrap_err().contains("one phase"));
@@ -812,7 +801,7 @@ mod tests {
         assert!(vc_hint("rlb", &net, 8).is_none());
         assert!(vc_hint("dor", &net, 2).is_none());
         let needs = vc_needs(&net);
-        let need = |r: &str| needs.iter().find(|n| spec_of(n.0) == r).unwrap().1.clone();
+        let need = |r: &str| needs.iter().find(|n| spec_of(&n.0) == r).unwrap().1.clone();
         assert_eq!(need("rlb"), Ok(8));
         assert_eq!(need("rdor"), Ok(4));
         assert_eq!(need("dor:tie=plus"), Ok(2));

@@ -8,9 +8,9 @@
 use super::compare::value;
 use super::expected::{Expected, ExpectedKey};
 use super::spec::spec_of;
-use crate::analysis::{Cube, ObliviousRouting, quadrants};
+use crate::analysis::{Cube, Law, quadrants};
 use crate::rng::{Stream, stream};
-use crate::routing::{Law, Oblivious, ObliviousSpec, RoutingSpec, walk};
+use crate::routing::{Oblivious, ObliviousSpec, RoutingSpec, walk};
 use crate::topology::{ChannelId, SwitchId};
 use num_rational::Ratio;
 
@@ -42,7 +42,7 @@ pub struct SampledPath {
 /// Everything shown for one source and destination.
 #[derive(Clone, Debug)]
 pub struct PairInfo {
-    pub routing: ObliviousRouting,
+    pub routing: Law,
     pub source: SwitchId,
     pub destination: SwitchId,
     pub source_coords: Vec<u32>,
@@ -75,25 +75,23 @@ impl PairInfo {
         let w = &expected.weights;
         let cube = w.cube();
         let net = cube.network();
-        let routing = expected.routing;
-        let quadrants = match routing {
-            ObliviousRouting::Rlb | ObliviousRouting::RlbTh | ObliviousRouting::Romm { .. } => {
-                quadrants(cube, routing, s, d)
-                    .map(|qs| qs.into_iter().map(|q| quadrant_view(cube, q)).collect())
-                    .map_err(|e| e.to_string())
-            }
-            ObliviousRouting::Val => Err(
-                "VAL draws q uniformly over all N nodes: its box is the whole torus (§2.3)".into(),
-            ),
-            ObliviousRouting::Dor { .. } | ObliviousRouting::Rdor => Err(format!(
+        let routing = &expected.routing;
+        let two_phase = routing.two_phase();
+        let quadrants = if routing.intermediate_in_box() {
+            quadrants(cube, routing, s, d)
+                .map(|qs| qs.into_iter().map(|q| quadrant_view(cube, q)).collect())
+                .map_err(|e| e.to_string())
+        } else if two_phase {
+            Err(format!(
+                "{routing} draws q outside any box of s and d (VAL: uniformly over all N \
+                 nodes, its box is the whole torus, §2.3): no quadrants"
+            ))
+        } else {
+            Err(format!(
                 "{routing} routes in one phase, minimally: no intermediate node (q = s), no quadrants"
-            )),
+            ))
         };
         // The law of q: independent per dimension (thesis §3.2).
-        let two_phase = !matches!(
-            routing,
-            ObliviousRouting::Dor { .. } | ObliviousRouting::Rdor
-        );
         let intermediate = if two_phase {
             let (sc, dc) = (cube.coords(s).to_vec(), cube.coords(d).to_vec());
             let per_dim: Vec<Vec<f64>> = (0..cube.dims())
@@ -133,7 +131,7 @@ impl PairInfo {
             Err(e) => (Vec::new(), Some(e)),
         };
         PairInfo {
-            routing,
+            routing: routing.clone(),
             source: s,
             destination: d,
             source_coords: cube.coords(s).to_vec(),
@@ -198,7 +196,7 @@ fn quadrant_view(cube: &Cube, q: crate::analysis::Quadrant) -> QuadrantView {
 /// `seed`; each with the intermediate node the packet drew.
 pub fn sample_paths(
     cube: &Cube,
-    routing: ObliviousRouting,
+    routing: &Law,
     s: SwitchId,
     d: SwitchId,
     n: usize,
@@ -212,8 +210,8 @@ pub fn sample_paths(
     // `at_source` draws its plan first, from the same random stream.
     let drawer = spec
         .downcast::<ObliviousSpec>()
-        .filter(|o| o.law != Law::Rdor)
-        .map(|o| Oblivious::new(o.law, cube.geometry().clone(), vcs));
+        .filter(|o| o.law.two_phase())
+        .map(|o| Oblivious::new(o.law.clone(), cube.geometry().clone(), vcs));
     let host = |sw: SwitchId| {
         net.hosts_of(sw)
             .next()

@@ -10,10 +10,10 @@ use crate::app::theme::Theme;
 use crate::app::{AppCommand, RoutelabApp};
 use crate::topology::Shape;
 use egui::Color32;
-use egui_plot::{Bar, BarChart, Line, LineStyle, Plot, PlotPoints, Points, VLine};
+use egui_plot::{Bar, BarChart, Line, LineStyle, PlotPoints, Points, VLine};
 use num_rational::Ratio;
 
-/// Colour of routing `i` of [`ObliviousRouting::COMPARED`] (and of the
+/// Colour of routing `i` of [`Law::compared()`] (and of the
 /// i-th sampled path), readable in both themes.
 pub fn palette(theme: Theme, i: usize) -> Color32 {
     const DARK: [Color32; 8] = [
@@ -43,25 +43,33 @@ pub fn palette(theme: Theme, i: usize) -> Color32 {
     }
 }
 
-/// A routing's place in [`ObliviousRouting::COMPARED`] (DOR of any tie
-/// rule and ROMM of any order share their row's colour).
-fn routing_index(r: ObliviousRouting) -> usize {
-    match r {
-        ObliviousRouting::Dor { .. } => 0,
-        ObliviousRouting::Rdor => 1,
-        ObliviousRouting::Val => 2,
-        ObliviousRouting::Romm { .. } => 3,
-        ObliviousRouting::Rlb => 4,
-        ObliviousRouting::RlbTh => 5,
-    }
+/// A routing's place in [`Law::compared`] (DOR of any tie rule and ROMM
+/// of any order share their row's colour; a routing outside the list gets
+/// the next colour).
+fn routing_index(r: &Law) -> usize {
+    let compared = Law::compared();
+    compared
+        .iter()
+        .position(|c| c.kind_name() == r.kind_name())
+        .unwrap_or(compared.len())
 }
 
-/// The routings offered in the "routing analysed" list.
-fn routing_choices() -> Vec<ObliviousRouting> {
-    let mut v = ObliviousRouting::COMPARED.to_vec();
-    for s in ["dor:tie=random", "romm:order=random"] {
-        if let Ok(r) = s.parse() {
-            v.insert(if s.starts_with("dor") { 1 } else { 5 }, r);
+/// The routings offered in the "routing analysed" list: every compared
+/// routing followed by the other variants its registry entry's examples
+/// name (DOR's tie rules, ROMM's random order).
+fn routing_choices() -> Vec<Law> {
+    let mut v: Vec<Law> = Vec::new();
+    for law in Law::compared() {
+        let examples = crate::routing::registry::kind(law.kind_name())
+            .map(|k| k.examples)
+            .unwrap_or_default();
+        v.push(law);
+        for e in examples {
+            if let Ok(r) = e.parse::<Law>()
+                && !v.contains(&r)
+            {
+                v.push(r);
+            }
         }
     }
     v
@@ -132,7 +140,7 @@ impl ObliviousAnalysis {
     ) {
         ui.horizontal(|ui| {
             ui.label("Routing analysed");
-            let current = match (self.routing, ctx.routing) {
+            let current = match (&self.routing, &ctx.routing) {
                 (None, Some(r)) => format!("run A's ({r})"),
                 (None, None) => "run A's (none)".into(),
                 (Some(r), _) => r.to_string(),
@@ -142,13 +150,14 @@ impl ObliviousAnalysis {
                 .show_ui(ui, |ui| {
                     ui.selectable_value(&mut self.routing, None, "run A's routing");
                     for r in routing_choices() {
-                        ui.selectable_value(&mut self.routing, Some(r), r.to_string());
+                        let label = r.to_string();
+                        ui.selectable_value(&mut self.routing, Some(r), label);
                     }
                 })
                 .response
                 .on_hover_text("The routing whose expected load is shown; by default the one run A uses now (it follows live swaps)");
         });
-        let Some(routing) = ctx.routing else {
+        let Some(routing) = ctx.routing.clone() else {
             ui.colored_label(
                 theme.error(),
                 format!(
@@ -167,7 +176,7 @@ impl ObliviousAnalysis {
                         ctx.run_routing
                     ),
                 );
-                let hint = vc_hint(&spec_of(routing), sim.network(), ctx.vcs);
+                let hint = vc_hint(&spec_of(&routing), sim.network(), ctx.vcs);
                 if ui
                     .add_enabled(
                         hint.is_none(),
@@ -178,7 +187,7 @@ impl ObliviousAnalysis {
                     .clicked()
                 {
                     commands.push(AppCommand::SwapRouting {
-                        spec: spec_of(routing),
+                        spec: spec_of(&routing),
                         on_compare: false,
                     });
                 }
@@ -479,7 +488,7 @@ impl ObliviousAnalysis {
                 }
                 ui.end_row();
                 for row in &t.rows {
-                    ui.colored_label(palette(theme, routing_index(row.routing)), row.routing.to_string());
+                    ui.colored_label(palette(theme, routing_index(&row.routing)), row.routing.to_string());
                     if let Some(why) = &row.undefined {
                         ui.label("n/a").on_hover_text(why);
                         ui.end_row();
@@ -597,21 +606,21 @@ impl ObliviousAnalysis {
         let marks: Vec<(String, f64, Color32)> = routings
             .iter()
             .filter_map(|r| {
-                let a: ObliviousRouting = r.parse().ok()?;
+                let a: Law = r.parse().ok()?;
                 let l = self
                     .sweep_matches(scenario)
-                    .then(|| self.expected_of(a))
+                    .then(|| self.expected_of(&a))
                     .flatten()?
                     .ideal_load()?;
-                Some((r.to_string(), l, palette(theme, routing_index(a))))
+                Some((r.to_string(), l, palette(theme, routing_index(&a))))
             })
             .collect();
         let entries: Vec<(String, Color32, bool)> = routings
             .iter()
             .map(|r| {
                 let color = r
-                    .parse::<ObliviousRouting>()
-                    .map(|a| palette(theme, routing_index(a)))
+                    .parse::<Law>()
+                    .map(|a| palette(theme, routing_index(&a)))
                     .unwrap_or(theme.selection());
                 (r.to_string(), color, false)
             })
@@ -628,8 +637,8 @@ impl ObliviousAnalysis {
         .show(ui, |plot| {
             for r in &routings {
                 let color = r
-                    .parse::<ObliviousRouting>()
-                    .map(|a| palette(theme, routing_index(a)))
+                    .parse::<Law>()
+                    .map(|a| palette(theme, routing_index(&a)))
                     .unwrap_or(theme.selection());
                 let pts: Vec<[f64; 2]> = p
                     .points
@@ -679,7 +688,7 @@ fn compare_bars(ui: &mut egui::Ui, t: &CompareTable, columns: &[&str], theme: Th
         .map(|r| {
             (
                 r.routing.to_string(),
-                palette(theme, routing_index(r.routing)),
+                palette(theme, routing_index(&r.routing)),
                 false,
             )
         })
@@ -689,17 +698,12 @@ fn compare_bars(ui: &mut egui::Ui, t: &CompareTable, columns: &[&str], theme: Th
     // them: the axis stops at CAP and taller bars are cut there, their
     // value written on top.
     const CAP: f64 = 1.25;
-    Plot::new("obl_compare_bars")
-        .y_grid_spacer(|i| {
-            crate::app::plots::nice_grid_labelled(i, crate::app::plots::y_label_points(200.0))
-        })
-        .custom_y_axes(vec![
-            crate::app::plots::axis_hints("", "ideal throughput / Θ", 200.0).1,
-        ])
-        .height(200.0)
+    // The shared axes and grid; the x axis names the routings, one per
+    // whole number (egui_plot's own spacer marks each).
+    crate::app::plots::plot("obl_compare_bars", "", "ideal throughput / Θ", 200.0)
+        .x_grid_spacer(egui_plot::log_grid_spacer(10))
         .include_y(0.0)
         .include_y(CAP * 1.12)
-        .allow_scroll(false)
         .allow_drag(false)
         .allow_zoom(false)
         .x_axis_formatter(move |mark, _| {
@@ -749,7 +753,7 @@ fn compare_bars(ui: &mut egui::Ui, t: &CompareTable, columns: &[&str], theme: Th
                 }
                 plot.bar_chart(
                     BarChart::new(row.routing.to_string(), bars)
-                        .color(palette(theme, routing_index(row.routing))),
+                        .color(palette(theme, routing_index(&row.routing))),
                 );
             }
         });
@@ -775,7 +779,7 @@ fn vcs_ui(
             match need {
                 Ok(n) => {
                     ui.label(format!("{n} VCs"));
-                    let hint = vc_hint(&spec_of(*r), net, ctx.vcs);
+                    let hint = vc_hint(&spec_of(r), net, ctx.vcs);
                     if ui
                         .add_enabled(hint.is_none(), egui::Button::new(format!("Swap to {r}")))
                         .on_hover_text(format!("Swap run A's balancer to {r} now; packets in flight finish with theirs"))
@@ -783,7 +787,7 @@ fn vcs_ui(
                         .clicked()
                     {
                         commands.push(AppCommand::SwapRouting {
-                            spec: spec_of(*r),
+                            spec: spec_of(r),
                             on_compare: false,
                         });
                     }
@@ -816,33 +820,27 @@ fn vcs_ui(
 impl RoutelabApp {
     /// The oblivious-routing panel on the right.
     pub(in crate::app) fn oblivious_ui(&mut self, ui: &mut egui::Ui) {
-        egui::Panel::right("oblivious")
-            .resizable(true)
-            .default_size(400.0)
-            .show(ui, |ui| {
-                crate::app::tour::overlay::mark(ui, "oblivious");
-                egui::ScrollArea::vertical()
-                    .id_salt("oblivious_scroll")
-                    .show(ui, |ui| {
-                        ui.horizontal(|ui| {
-                            ui.label(egui::RichText::new("Oblivious routing analysis").strong());
-                            if ui
-                                .small_button("Hide")
-                                .on_hover_text("Hide the oblivious-routing panel")
-                                .clicked()
-                            {
-                                self.oblivious.open = false;
-                            }
-                        });
-                        ui.separator();
-                        self.oblivious.ui(
-                            ui,
-                            &self.session.scenario,
-                            &self.session.sim,
-                            &mut self.commands,
-                            self.settings.theme,
-                        );
-                    });
-            });
+        let hide = crate::app::side_panel::show(
+            ui,
+            crate::app::side_panel::Edge::Right,
+            "oblivious",
+            400.0,
+            Some(crate::app::side_panel::Heading {
+                title: "Oblivious routing analysis",
+                hide_hint: "Hide the oblivious-routing panel",
+            }),
+            |ui| {
+                self.oblivious.ui(
+                    ui,
+                    &self.session.scenario,
+                    &self.session.sim,
+                    &mut self.commands,
+                    self.settings.theme,
+                );
+            },
+        );
+        if hide {
+            self.oblivious.open = false;
+        }
     }
 }
