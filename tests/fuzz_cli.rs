@@ -10,7 +10,9 @@
 
 mod fuzz_support;
 
-use fuzz_support::{AWKWARD_NUMBERS, TOPOLOGIES, TRAFFIC, fuzz, near_miss, routing_examples};
+use fuzz_support::{
+    AWKWARD_NUMBERS, TOPOLOGIES, TRAFFIC, fuzz, near_miss, routing_examples, switch_model_names,
+};
 use proptest::prelude::*;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -185,8 +187,9 @@ fn value() -> BoxedStrategy<String> {
         2 => near_miss(TOPOLOGIES),
         2 => near_miss(examples),
         1 => near_miss(TRAFFIC),
+        1 => near_miss(Box::leak(switch_model_names().into_boxed_slice())),
         1 => prop::sample::select(&[
-            "wormhole", "vct", "saf", "adaptive", "first-free", "random", "output-queued",
+            "wormhole", "vct", "saf", "adaptive", "first-free", "random",
             "exponential", "updown-dfs", "udwm", "maxcp", "sa", "ga", "sd", "max", "0.1:0.9:0.2",
             "0.1,0.2", "-0.1:0.5:0.1", "1:0:0.1", "0:1:0", "0:1:1e-9", "/nonexistent.json",
             "/dev/null", "--json", "-", "🙂",

@@ -7,7 +7,9 @@
 
 mod fuzz_support;
 
-use fuzz_support::{AWKWARD_NUMBERS, TOPOLOGIES, TRAFFIC, fuzz, near_miss, routing_examples};
+use fuzz_support::{
+    AWKWARD_NUMBERS, TOPOLOGIES, TRAFFIC, fuzz, near_miss, routing_examples, switch_model_names,
+};
 use proptest::prelude::*;
 use routelab::scenario::Scenario;
 use routelab::sim::SimError;
@@ -68,6 +70,7 @@ fn base_scenarios() -> Vec<String> {
 
 fn json_value() -> impl Strategy<Value = Value> {
     let examples: &'static [&'static str] = Box::leak(routing_examples().into_boxed_slice());
+    let models: &'static [&'static str] = Box::leak(switch_model_names().into_boxed_slice());
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
@@ -89,6 +92,7 @@ fn json_value() -> impl Strategy<Value = Value> {
         near_miss(TOPOLOGIES).prop_map(Value::from),
         near_miss(examples).prop_map(Value::from),
         near_miss(TRAFFIC).prop_map(Value::from),
+        near_miss(models).prop_map(Value::from),
         prop::sample::select(
             &[
                 "wormhole",
@@ -99,8 +103,6 @@ fn json_value() -> impl Strategy<Value = Value> {
                 "adaptive",
                 "rotating",
                 "random",
-                "input-queued",
-                "output-queued",
                 "bernoulli",
                 "exponential",
                 "poisson",

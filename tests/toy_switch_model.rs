@@ -28,7 +28,9 @@ static TELEPORT: SwitchModelEntry = SwitchModelEntry {
     summary: "every flit arrives DELAY ticks after it leaves",
     unit: StepUnit {
         step: "ticks",
+        one: "Tick",
         load: "flits per host per tick",
+        load_short: "flits/host/tick",
         max_load: 0.5,
     },
     accepts: tori_only,

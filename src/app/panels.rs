@@ -76,11 +76,8 @@ impl RoutelabApp {
             tour::overlay::mark(ui, "status");
             ui.horizontal_wrapped(|ui| {
                 let s = &self.session;
-                if s.sim.latency_unit() == "slices" {
-                    ui.monospace(format!("Slice {}", s.now()));
-                } else {
-                    ui.monospace(format!("Cycle {}", s.now()));
-                }
+                let one = s.sim.switch_model_kind().unit().one;
+                ui.monospace(format!("{one} {}", s.now()));
                 ui.separator();
                 let words = |t: &str| super::fat_tree_view::model_words(&s.sim, t);
                 ui.monospace(words(&format!("{:.0} cycles/s", s.cycles_per_second())))

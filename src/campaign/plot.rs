@@ -120,15 +120,15 @@ pub fn plot(table: &Table, title: &str, by: &By, out: &Path) -> Result<Vec<PathB
             groups.push(g);
         }
     }
-    let timeslice = table
+    // The units of the campaign's switch model (the registry's entry).
+    let unit = table
         .fixed
         .iter()
-        .any(|(k, v)| k == "switch_model" && v == "timeslice");
-    let (load_unit, latency_unit) = if timeslice {
-        ("requests/server/slice", "slices")
-    } else {
-        ("flits/host/cycle", "cycles")
-    };
+        .find(|(k, _)| k == "switch_model")
+        .and_then(|(_, v)| crate::sim::SwitchModelKind::parse(v.as_str()?))
+        .unwrap_or_default()
+        .unit();
+    let (load_unit, latency_unit) = (unit.load_short, unit.step);
     let mut written = Vec::new();
     for (gi, g) in groups.iter().enumerate() {
         let rows: Vec<&Vec<Value>> = table

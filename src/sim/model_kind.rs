@@ -16,8 +16,12 @@ use std::sync::Arc;
 pub struct StepUnit {
     /// The unit of a step and of latencies, plural: `cycles` or `slices`.
     pub step: &'static str,
+    /// One step, capitalised, as a counter reads: `Cycle` or `Slice`.
+    pub one: &'static str,
     /// The unit of the offered load, e.g. `flits per host per cycle`.
     pub load: &'static str,
+    /// The same, short, for axes: `flits/host/cycle`.
+    pub load_short: &'static str,
     /// The largest offered load a scenario may ask for, in that unit.
     pub max_load: f64,
 }
@@ -26,7 +30,9 @@ pub struct StepUnit {
 /// (the cycle-level models).
 pub const CYCLES: StepUnit = StepUnit {
     step: "cycles",
+    one: "Cycle",
     load: "flits per host per cycle",
+    load_short: "flits/host/cycle",
     max_load: 1.0,
 };
 

@@ -372,6 +372,15 @@ pub fn routing_examples() -> Vec<&'static str> {
         .collect()
 }
 
+/// Every registered switch model's names, aliases included (a model
+/// added later joins).
+pub fn switch_model_names() -> Vec<&'static str> {
+    routelab::sim::MODELS
+        .iter()
+        .flat_map(|m| std::iter::once(m.entry().name).chain(m.entry().aliases.iter().copied()))
+        .collect()
+}
+
 /// Small networks to build routings and traffic on.
 pub const SMALL_NETWORKS: &[&str] = &[
     "torus:4x4",

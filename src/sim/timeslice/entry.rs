@@ -24,7 +24,9 @@ pub const MODEL: SwitchModelEntry = SwitchModelEntry {
     summary: "the weighted-path paper's fat tree of unlike switches, one step = one time slice",
     unit: StepUnit {
         step: "slices",
+        one: "Slice",
         load: "requests per server per slice",
+        load_short: "requests/server/slice",
         max_load: MAX_SLICE_LOAD,
     },
     accepts,
