@@ -2,7 +2,7 @@
 //! and path-selection panels, the status bar, the details of the selected
 //! switch or channel, and the network views with their curves.
 
-use super::side_panel::{self, Edge, Heading};
+use super::side_panel::{self, Edge, Heading, Width};
 use super::swap_order;
 use super::*;
 
@@ -12,7 +12,7 @@ impl RoutelabApp {
             ui,
             Edge::Right,
             "path_selection",
-            340.0,
+            (340.0, Width::Capped),
             Some(Heading {
                 title: "Static path selection",
                 hide_hint: "Hide the path-selection panel",
@@ -50,7 +50,7 @@ impl RoutelabApp {
             ui,
             Edge::Right,
             "drb",
-            360.0,
+            (360.0, Width::Capped),
             Some(Heading {
                 title: "DRB metapaths",
                 hide_hint: "Hide the DRB panel (View menu brings it back)",
@@ -177,45 +177,52 @@ impl RoutelabApp {
     }
 
     pub(super) fn left_ui(&mut self, ui: &mut egui::Ui) {
-        side_panel::show(ui, Edge::Left, "controls", 330.0, None, |ui| {
-            self.details_ui(ui);
-            // The scenario's name goes inside, wrapped: a long
-            // name in the header would not wrap and would push the
-            // panel's content past its right edge.
-            egui::CollapsingHeader::new(egui::RichText::new("Scenario").strong())
-                .id_salt("scenario_section")
-                .default_open(true)
-                .show(ui, |ui| {
-                    // The Routing field is what Apply and Reset
-                    // build; say what run A runs after a live swap.
-                    let swaps = self.session.sim.swaps();
-                    if swaps.len() > 1 {
-                        let (at, now) = &swaps[swaps.len() - 1];
-                        ui.label(
-                            egui::RichText::new(format!(
-                                "Run A runs {now} now (swapped live at cycle {at}); \
+        side_panel::show(
+            ui,
+            Edge::Left,
+            "controls",
+            (330.0, Width::Capped),
+            None,
+            |ui| {
+                self.details_ui(ui);
+                // The scenario's name goes inside, wrapped: a long
+                // name in the header would not wrap and would push the
+                // panel's content past its right edge.
+                egui::CollapsingHeader::new(egui::RichText::new("Scenario").strong())
+                    .id_salt("scenario_section")
+                    .default_open(true)
+                    .show(ui, |ui| {
+                        // The Routing field is what Apply and Reset
+                        // build; say what run A runs after a live swap.
+                        let swaps = self.session.sim.swaps();
+                        if swaps.len() > 1 {
+                            let (at, now) = &swaps[swaps.len() - 1];
+                            ui.label(
+                                egui::RichText::new(format!(
+                                    "Run A runs {now} now (swapped live at cycle {at}); \
                                  the Routing field below is what Apply and Reset build"
-                            ))
-                            .color(self.settings.theme.info()),
+                                ))
+                                .color(self.settings.theme.info()),
+                            );
+                        }
+                        scenario_panel::scenario_ui(
+                            ui,
+                            &mut self.draft,
+                            &self.session.scenario,
+                            &mut self.commands,
+                            self.settings.theme.error(),
                         );
-                    }
-                    scenario_panel::scenario_ui(
-                        ui,
-                        &mut self.draft,
-                        &self.session.scenario,
-                        &mut self.commands,
-                        self.settings.theme.error(),
-                    );
-                });
-            ui.separator();
-            egui::CollapsingHeader::new(egui::RichText::new("Compare balancers").strong())
-                .default_open(true)
-                .show(ui, |ui| self.compare_ui(ui));
-            ui.separator();
-            egui::CollapsingHeader::new(egui::RichText::new("Load sweep").strong())
-                .default_open(false)
-                .show(ui, |ui| self.sweep_ui(ui));
-        });
+                    });
+                ui.separator();
+                egui::CollapsingHeader::new(egui::RichText::new("Compare balancers").strong())
+                    .default_open(true)
+                    .show(ui, |ui| self.compare_ui(ui));
+                ui.separator();
+                egui::CollapsingHeader::new(egui::RichText::new("Load sweep").strong())
+                    .default_open(false)
+                    .show(ui, |ui| self.sweep_ui(ui));
+            },
+        );
     }
 
     pub(super) fn compare_ui(&mut self, ui: &mut egui::Ui) {

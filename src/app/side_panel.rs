@@ -27,14 +27,25 @@ pub fn max_width(ui: &egui::Ui) -> f32 {
     (ui.ctx().content_rect().width() * 0.25).max(260.0)
 }
 
-/// Show a side panel `id` on `edge`, `default_size` points wide, with
-/// `heading` above `body` when given. True when its Hide button was
-/// clicked.
+/// How wide a panel may grow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Width {
+    /// Up to [`max_width`]: panels whose content wraps (text, tables).
+    Capped,
+    /// As wide as its content needs: a panel of fixed-width rows (the
+    /// oblivious analysis's grids and value columns) would otherwise spill
+    /// over the central view.
+    Free,
+}
+
+/// Show a side panel `id` on `edge`, `default_size` points wide and at
+/// most `width`, with `heading` above `body` when given. True when its
+/// Hide button was clicked.
 pub fn show(
     ui: &mut egui::Ui,
     edge: Edge,
     id: &'static str,
-    default_size: f32,
+    (default_size, width): (f32, Width),
     heading: Option<Heading<'_>>,
     body: impl FnOnce(&mut egui::Ui),
 ) -> bool {
@@ -42,28 +53,31 @@ pub fn show(
         Edge::Left => egui::Panel::left(id),
         Edge::Right => egui::Panel::right(id),
     };
+    // The cap after the default size: egui widens the range to take a
+    // default outside it.
+    let panel = panel.resizable(true).default_size(default_size);
+    let panel = match width {
+        Width::Capped => panel.max_size(max_width(ui)),
+        Width::Free => panel,
+    };
     let mut hide = false;
-    panel
-        .resizable(true)
-        .default_size(default_size)
-        .max_size(max_width(ui))
-        .show(ui, |ui| {
-            tour::overlay::mark(ui, id);
-            egui::ScrollArea::vertical()
-                .id_salt(format!("{id}_scroll"))
-                .show(ui, |ui| {
-                    match heading {
-                        Some(h) => {
-                            ui.horizontal(|ui| {
-                                ui.label(egui::RichText::new(h.title).strong());
-                                hide = ui.small_button("Hide").on_hover_text(h.hide_hint).clicked();
-                            });
-                            ui.separator();
-                        }
-                        None => ui.add_space(4.0),
+    panel.show(ui, |ui| {
+        tour::overlay::mark(ui, id);
+        egui::ScrollArea::vertical()
+            .id_salt(format!("{id}_scroll"))
+            .show(ui, |ui| {
+                match heading {
+                    Some(h) => {
+                        ui.horizontal(|ui| {
+                            ui.label(egui::RichText::new(h.title).strong());
+                            hide = ui.small_button("Hide").on_hover_text(h.hide_hint).clicked();
+                        });
+                        ui.separator();
                     }
-                    body(ui);
-                });
-        });
+                    None => ui.add_space(4.0),
+                }
+                body(ui);
+            });
+    });
     hide
 }

@@ -824,7 +824,7 @@ impl RoutelabApp {
             ui,
             crate::app::side_panel::Edge::Right,
             "oblivious",
-            400.0,
+            (400.0, crate::app::side_panel::Width::Free),
             Some(crate::app::side_panel::Heading {
                 title: "Oblivious routing analysis",
                 hide_hint: "Hide the oblivious-routing panel",
