@@ -117,7 +117,7 @@ EOF
         rl_cpu=$(awk '{ print $1 + $2 }' "$TMP/rl.time")
         rate "$((4 * PERIOD))" "$rl_cpu" >>"$TMP/rl"
         echo >>"$TMP/rl"
-        echo "  torus:${k}x${k} run $rep: booksim $(tail -2 "$TMP/bs" | head -1) cycles/s ($bs_cycles cycles), routelab $(tail -2 "$TMP/rl" | head -1) cycles/s (accepted $(field accepted <"$TMP/rl.json"))" >&2
+        echo "  torus:${k}x${k} run $rep: booksim $(tail -1 "$TMP/bs") cycles/s ($bs_cycles cycles), routelab $(tail -1 "$TMP/rl") cycles/s (accepted $(field accepted <"$TMP/rl.json"))" >&2
     done
     sed -i '/^$/d' "$TMP/bs" "$TMP/rl"
     bs=$(median "$TMP/bs") rl=$(median "$TMP/rl")
