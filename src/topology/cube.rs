@@ -97,7 +97,10 @@ impl Geometry {
 
     /// The lowest dimension in which `at` and `target` differ, with the two
     /// coordinates there: `(d, at_d, target_d)`; `None` when they are equal.
-    #[inline]
+    // Always inlined: DOR's `route` calls it on every hop, and once other
+    // callers appeared LLVM stopped inlining it there (+2 % instructions
+    // on the CAMINOS scenario, measured with callgrind).
+    #[inline(always)]
     pub fn first_difference(&self, at: SwitchId, target: SwitchId) -> Option<(usize, u32, u32)> {
         if self.packed.is_empty() {
             let (here, there) = (self.coords(at), self.coords(target));
