@@ -264,3 +264,43 @@ fn cycle_level_runs_say_their_unit_too() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["latency_unit"], "cycles");
 }
+
+/// `saturation` on the time-slice model searches in the model's own
+/// units: its grid is a fraction of the model's capacity (the λ at which
+/// ρ = 1, what `sim` reports as `capacity`), not of the channels' 1.0,
+/// and it may go past a load of 1 request per server per slice.
+#[test]
+fn saturation_uses_the_time_slice_models_capacity() {
+    let common = [
+        "--topology",
+        "fattree:4:hetero=paper:seed=1",
+        "--switch-model",
+        "timeslice",
+        "--routing",
+        "fattree-greedy:step=7",
+        "--cycles",
+        "200",
+        "--warmup",
+        "50",
+        "--json",
+    ];
+    let (code, out, err) = routelab(&[&["sim"][..], &common[..]].concat());
+    assert_eq!(code, 0, "{err}");
+    let sim: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let capacity = sim["capacity"].as_f64().unwrap();
+    assert!(capacity > 1.0, "the model's capacity: {capacity}");
+    let (code, out, err) = routelab(
+        &[
+            &["saturation"][..],
+            &common[..],
+            &["--step", "0.5", "--seeds", "1"][..],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let sat: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let r = &sat["routings"][0];
+    assert_eq!(r["capacity"].as_f64().unwrap(), capacity);
+    let (fraction, load) = (r["fraction"].as_f64().unwrap(), r["load"].as_f64().unwrap());
+    assert!((load - fraction * capacity).abs() < 1e-9, "{r}");
+}

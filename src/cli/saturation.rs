@@ -107,10 +107,19 @@ pub fn saturation(
     seeds: u64,
     threshold: f64,
 ) -> Result<Saturation, CliError> {
-    let capacity = crate::topology::capacity_per_host(&plan.built.network);
-    let grid = |g: u64| (g as f64 * step * capacity).min(1.0);
-    // Highest grid point whose load a host can offer (1 flit per cycle).
-    let top = ((1.0 / (step * capacity)) + 1e-9).floor() as u64;
+    // The switch model's own capacity and largest load: the channels'
+    // capacity and 1 flit per cycle for the cycle-level models; for the
+    // time-slice model the λ at which ρ = 1 and the fastest access
+    // switch's rate, in requests per server per slice (it used the
+    // channels' capacity, 1.0, and stopped at a load of 1).
+    let probe = plan
+        .scenario
+        .build_on(plan.built.network.clone(), &plan.built.routing)?;
+    let (capacity, max_load) = (probe.capacity(), probe.max_load());
+    drop(probe);
+    let grid = |g: u64| (g as f64 * step * capacity).min(max_load);
+    // Highest grid point whose load a host can offer.
+    let top = ((max_load / (step * capacity)) + 1e-9).floor() as u64;
     let mut runs = 0;
     let (mut lo, mut hi) = (0u64, top);
     runs += seeds;
@@ -192,13 +201,12 @@ pub fn run(a: SaturationArgs) -> Result<(), CliError> {
             .max()
             .unwrap_or(7)
             .max(7);
-        out.push_str(&format!(
-            "{:w$}  fraction  flits/host/cycle  runs\n",
-            "routing"
-        ));
+        let unit = scenarios[0].scenario.switch_model.unit().load_short;
+        let u = unit.len().max(8);
+        out.push_str(&format!("{:w$}  fraction  {unit:>u$}  runs\n", "routing"));
         for r in &report.routings {
             out.push_str(&format!(
-                "{:w$}  {:8.2}  {:16.4}  {:4}\n",
+                "{:w$}  {:8.2}  {:u$.4}  {:4}\n",
                 r.routing, r.fraction, r.load, r.runs
             ));
         }

@@ -287,6 +287,13 @@ impl Simulation {
         Ok(())
     }
 
+    /// The largest offered load per host per step the model takes (1 flit
+    /// per cycle for the cycle-level models; the fastest access switch's
+    /// rate for the time-slice model).
+    pub fn max_load(&self) -> f64 {
+        self.model.max_load()
+    }
+
     /// Change the offered load from the current cycle on.
     pub fn set_load(&mut self, load: f64) {
         self.ep
