@@ -9,7 +9,9 @@
 //!
 //!     CARGO_TARGET_DIR=/work/target-bench cargo bench --no-default-features --bench engine
 //!
-//! A filter picks cases: `cargo bench --no-default-features --bench engine -- torus8x8`.
+//! A filter picks cases: `cargo bench --no-default-features --bench engine -- torus8x8`;
+//! `-- flit_hops` runs only the flit-hops group (flit-hops per second on
+//! tori from 8x8 to 64x64 at load 0.05).
 //! See `docs/performance.md` for the numbers and the CAMINOS comparison.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -129,5 +131,71 @@ fn engine(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, engine);
+/// Flit-hops: a flit leaving a switch on one of its channels (to the next
+/// switch or to its host), the unit of work of the switch models. The
+/// `flit_hops` group times the same runs as `engine` but on tori of growing
+/// size at a light load (DOR, uniform, 0.05 flits/host/cycle), where the
+/// cost per cycle should follow the flits in flight, not the network's size.
+const HOP_CASES: &[(&str, &str, u64)] = &[
+    ("torus8x8_dor_uniform_load0.05", "torus:8x8", 2_000),
+    ("torus16x16_dor_uniform_load0.05", "torus:16x16", 500),
+    ("torus32x32_dor_uniform_load0.05", "torus:32x32", 100),
+    ("torus64x64_dor_uniform_load0.05", "torus:64x64", 25),
+];
+
+/// Flits sent on every channel so far (measured part of the run).
+fn hops(sim: &routelab::sim::Simulation) -> u64 {
+    sim.stats().channels().iter().map(|c| c.flits).sum()
+}
+
+/// Flit-hops per second. Criterion's throughput must be known before the
+/// timing, so each case first steps one untimed iteration after its warm-up
+/// and counts the flit-hops it moved; that count (steady state: the timed
+/// iterations move the same within a few per cent, printed after the case)
+/// is the throughput unit, so `thrpt` reads as flit-hops per second.
+fn flit_hops(c: &mut Criterion) {
+    let mut group = c.benchmark_group("flit_hops");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    for &(name, topology, cycles) in HOP_CASES {
+        let case = Case {
+            name,
+            topology,
+            routing: "dor",
+            load: 0.05,
+            warmup: 300,
+            cycles,
+        };
+        let mut sim = match scenario(&case).build() {
+            Ok(sim) => sim,
+            Err(e) => panic!("{name}: {e}"),
+        };
+        let run = |sim: &mut routelab::sim::Simulation, n: u64| {
+            if let Err(e) = sim.run_for(n) {
+                panic!("{name}: {e}");
+            }
+        };
+        run(&mut sim, case.warmup);
+        let before = hops(&sim);
+        run(&mut sim, cycles);
+        let per_iteration = hops(&sim) - before;
+        assert!(per_iteration > 0, "{name}: no flit moved");
+        group.throughput(Throughput::Elements(per_iteration));
+        let (start_hops, start_cycle) = (hops(&sim), sim.now());
+        group.bench_function(name, |b| b.iter(|| run(&mut sim, black_box(cycles))));
+        let timed = (sim.now() - start_cycle) / cycles;
+        let moved = (hops(&sim) - start_hops) as f64 / timed.max(1) as f64;
+        eprintln!(
+            "  {name}: {per_iteration} flit-hops per iteration of {cycles} cycles \
+             (throughput unit); the timed iterations moved {moved:.0} on average \
+             ({:.2} per host per cycle)",
+            moved / cycles as f64 / sim.network().num_hosts() as f64
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engine, flit_hops);
 criterion_main!(benches);

@@ -20,19 +20,30 @@ impl<T> TimeWheel<T> {
     }
     #[inline]
     pub fn schedule(&mut self, at: u64, ev: T) {
-        self.buckets[(at & self.mask) as usize].push(ev);
+        self.bucket(at).push(ev);
+    }
+    /// The bucket of cycle `at`: `at & mask` is below `buckets.len()`
+    /// (`mask + 1`, set in `new` and never changed), so the index needs no
+    /// bounds check, and this is on every flit's and credit's path.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn bucket(&mut self, at: u64) -> &mut Vec<T> {
+        let i = (at & self.mask) as usize;
+        debug_assert!(i < self.buckets.len());
+        // SAFETY: `i <= mask < buckets.len()` (see above).
+        unsafe { self.buckets.get_unchecked_mut(i) }
     }
     /// Take the events due at `now` (the bucket is left empty, its capacity
     /// kept by giving back the vector with [`TimeWheel::give_back`]).
     #[inline]
     pub fn take(&mut self, now: u64) -> Vec<T> {
-        std::mem::take(&mut self.buckets[(now & self.mask) as usize])
+        std::mem::take(self.bucket(now))
     }
     /// Return a drained vector to keep its allocation.
     #[inline]
     pub fn give_back(&mut self, now: u64, mut v: Vec<T>) {
         v.clear();
-        let b = &mut self.buckets[(now & self.mask) as usize];
+        let b = self.bucket(now);
         if b.is_empty() && b.capacity() < v.capacity() {
             *b = v;
         }

@@ -14,7 +14,7 @@
 //!   written as selects rather than branches;
 //! - the router's own indices skip bounds checks ([`super::unchecked`]).
 
-use super::unchecked::{at, at_mut};
+use super::unchecked::{at, at_mut, range};
 use super::{
     ACTIVE, Flit, FlitEvent, HEAD, IDLE, InChannel, InputQueued, InputVc, NONE, OutputVc, ROUTED,
     TAIL, View,
@@ -104,14 +104,20 @@ impl InputQueued {
         let vcs = v as u8;
         let stamp = now + 1;
         let mut scratch = Candidates::default();
+        let (in_start, out_start, sw_rr) = (&in_start[..], &out_start[..], &mut sw_rr[..]);
+        debug_assert!(in_start.len() == sw_flits.len() + 1 && out_start.len() == in_start.len());
         for s in 0..sw_flits.len() {
-            if sw_flits[s] == 0 {
+            if *at(sw_flits, s) == 0 {
                 continue;
             }
-            let first = in_start[s] as usize;
-            let np = in_start[s + 1] as usize - first;
-            let ports = &in_ports[first..first + np];
-            let out = &sw_out[out_start[s] as usize..out_start[s + 1] as usize];
+            let first = *at(in_start, s) as usize;
+            let np = *at(in_start, s + 1) as usize - first;
+            let ports = range(in_ports, first, first + np);
+            let out = range(
+                sw_out,
+                *at(out_start, s) as usize,
+                *at(out_start, s + 1) as usize,
+            );
             let np16 = np.max(1) as u16;
 
             // One pass over the busy input ports (holding flits) in
@@ -122,10 +128,10 @@ impl InputQueued {
             // second pass: a port's proposal depends only on its own VCs and
             // on output credits, which VC allocation elsewhere does not change.
             let start = match port_priority {
-                PortPriority::Rotating | PortPriority::Oldest => sw_rr[s] as usize,
+                PortPriority::Rotating | PortPriority::Oldest => *at(sw_rr, s) as usize,
                 PortPriority::Random => random_port(now, s, np),
             };
-            let words = &busy[s * w..(s + 1) * w];
+            let words = range(busy, s * w, (s + 1) * w);
             let mut busy_ports = BusyPorts::new(words, start);
             if AGE {
                 // Age-based: the busy ports by the generation cycle of the
@@ -203,7 +209,7 @@ impl InputQueued {
                         )?;
                         q.state = ROUTED;
                     }
-                    let cand = if fresh { &scratch } else { &cands[i] };
+                    let cand = if fresh { &scratch } else { at(cands, i) };
                     // Acknowledgements are one flit long (selects).
                     let ack = ACKS && x >= ack_lo;
                     let (need, len) = if ack {
@@ -224,7 +230,7 @@ impl InputQueued {
                             q.state = ACTIVE;
                             active |= 1 << x;
                         }
-                        None if fresh => cands[i] = scratch,
+                        None if fresh => *at_mut(cands, i) = scratch,
                         None => {}
                     }
                 }
@@ -282,7 +288,7 @@ impl InputQueued {
                     }
                 }
             }
-            sw_rr[s] = if start + 1 >= np { 0 } else { start as u32 + 1 };
+            *at_mut(sw_rr, s) = if start + 1 >= np { 0 } else { start as u32 + 1 };
 
             // Grants and traversal, in ascending input-port order (the
             // proposals were made from the round-robin pointer on): winners
@@ -354,7 +360,7 @@ impl InputQueued {
                 }
             }
             if sent > 0 {
-                sw_flits[s] -= sent;
+                *at_mut(sw_flits, s) -= sent;
                 ep.progress(now);
             }
         }
@@ -532,7 +538,7 @@ fn choose_out_vc(
     // Every candidate was checked when the routing answered
     // (`Endpoints::route`): its port exists and its VCs are below `v`.
     let mut connected = cands.as_slice().iter().filter_map(|cand| {
-        let c = out[cand.port as usize];
+        let c = *at(out, cand.port as usize);
         (c != NONE).then_some((c, cand.vc_lo, cand.vc_hi))
     });
     match selection {
@@ -548,7 +554,7 @@ fn choose_out_vc(
             for (c, lo, hi) in connected {
                 for vc in lo..=hi {
                     let o = c as usize * v + vc as usize;
-                    let ov = ovc[o];
+                    let ov = *at(ovc, o);
                     if ov.owner == NONE
                         && ov.credits >= need
                         && best.is_none_or(|(_, _, cr)| ov.credits > cr)
@@ -568,7 +574,7 @@ fn choose_out_vc(
 fn free_vc(ovc: &[OutputVc], c: u32, v: usize, lo: u8, hi: u8, need: i32) -> Option<u32> {
     let base = c as usize * v;
     (lo..=hi).map(|vc| base + vc as usize).find_map(|o| {
-        let ov = ovc[o];
+        let ov = *at(ovc, o);
         // `&`, not `&&`: one branch instead of two coin tosses.
         ((ov.owner == NONE) & (ov.credits >= need)).then_some(o as u32)
     })
