@@ -10,6 +10,10 @@
 // and per-channel value must equal what the native CLI prints for the same
 // scenario and seed (`routelab sim --scenario FILE --digest`, the binary in
 // $ROUTELAB_BIN); a mismatch names the first field that differs.
+// With --rate: simulated cycles per second while playing inside a long
+// warm-up (which runs as fast as it goes, 90 ms of stepping per frame) on
+// the native app's measured scenarios (docs/performance.md): torus:8x8 at
+// load 0.3 with 4-flit packets and torus:32x32 at load 0.1, DOR, uniform.
 // With --fps: frames per second (requestAnimationFrame) while playing
 // torus:8x8 and torus:16x16 on a 1280x800 page, and torus:8x8 on 960x600 and
 // 640x400 pages (a software rasteriser's cost grows with the pixels).
@@ -22,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 
 const base = process.argv[2] ?? 'http://127.0.0.1:8765/';
 const measureFps = process.argv.includes('--fps');
+const measureRate = process.argv.includes('--rate');
 
 let failures = 0;
 let passes = 0;
@@ -234,6 +239,36 @@ try {
       const { fps, cpuMs } = await frameStats(p.page, 5);
       const c1 = (await state(p.page)).cycle;
       console.log(`fps ${topology} ${width}x${height}: ${fps.toFixed(1)} frames/s while playing (10 cycles/frame; ${((c1 - c0) / 5).toFixed(0)} cycles/s), ${idle.toFixed(1)} frames/s paused; app time per frame ${cpuMs.toFixed(1)} ms (median; simulation + UI, before rasterising)`);
+      await p.context.close();
+    }
+  }
+  // 5. Cycles per second in the page (optional).
+  if (measureRate) {
+    const runs = [
+      ['torus:8x8', 0.3, 4, 3_000_000],
+      ['torus:32x32', 0.1, 4, 300_000],
+    ];
+    for (const [topology, load, packetFlits, warmup] of runs) {
+      const p = await openPage(scenarioUrl({
+        name: `rate ${topology}`, topology, routing: 'dor', traffic: 'uniform', load,
+        packet_flits: packetFlits, warmup, cycles: 1000,
+      }));
+      await p.page.mouse.click(640, 400);
+      await p.page.keyboard.press('Space');
+      await p.page.waitForTimeout(2000);
+      const rates = [];
+      for (let k = 0; k < 3; k++) {
+        const c0 = (await state(p.page)).cycle;
+        const t0 = Date.now();
+        await p.page.waitForTimeout(4000);
+        const c1 = (await state(p.page)).cycle;
+        rates.push((c1 - c0) / ((Date.now() - t0) / 1000));
+      }
+      const end = (await state(p.page)).cycle;
+      check(end < warmup, `rate ${topology}: still inside the warm-up (cycle ${end} of ${warmup})`);
+      rates.sort((a, b) => a - b);
+      console.log(`rate ${topology} load ${load} ${packetFlits}-flit packets: ${rates.map((r) => r.toFixed(0)).join(', ')} cycles/s over three 4 s spans (median ${rates[1].toFixed(0)}), playing inside the warm-up (as fast as it goes)`);
+      check(p.problems.length === 0, `rate ${topology}: no console error${p.problems.length ? `: ${p.problems.join(' | ')}` : ''}`);
       await p.context.close();
     }
   }

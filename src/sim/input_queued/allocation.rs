@@ -552,8 +552,8 @@ fn choose_out_vc(
         Selection::Adaptive => {
             let mut best: Option<(u32, u32, i32)> = None;
             for (c, lo, hi) in connected {
-                for vc in lo..=hi {
-                    let o = c as usize * v + vc as usize;
+                for vc in lo as usize..hi as usize + 1 {
+                    let o = c as usize * v + vc;
                     let ov = *at(ovc, o);
                     if ov.owner == NONE
                         && ov.credits >= need
@@ -573,7 +573,9 @@ fn choose_out_vc(
 #[inline(always)]
 fn free_vc(ovc: &[OutputVc], c: u32, v: usize, lo: u8, hi: u8, need: i32) -> Option<u32> {
     let base = c as usize * v;
-    (lo..=hi).map(|vc| base + vc as usize).find_map(|o| {
+    // A half-open range of `usize`: `lo..=hi` carries an exhaustion flag
+    // that costs a dozen instructions per call (callgrind).
+    (base + lo as usize..base + hi as usize + 1).find_map(|o| {
         let ov = *at(ovc, o);
         // `&`, not `&&`: one branch instead of two coin tosses.
         ((ov.owner == NONE) & (ov.credits >= need)).then_some(o as u32)
