@@ -37,6 +37,14 @@
 //! in an adaptive VC, and that packet for an escape VC the first could
 //! never have asked for (a deadlock routelab reproduced with DRB's random
 //! limit on torus:8x8 with 3-flit buffers). Runs refuse both combinations.
+//!
+//! Past saturation, with one-flit packets and that rule, each VC holds one
+//! packet and blocked packets park in whole VCs; with a port order that
+//! ignores age the network fills with them and throughput collapses to a
+//! quarter, starving the hosts behind the jam (congestion, not deadlock:
+//! `tests/adaptive_collapse.rs`, docs/results.md). Age-based arbitration
+//! (`port_priority = oldest`) serves packets already in the network first
+//! and keeps the router out of that state.
 
 use super::kind::options;
 use super::kind::{Family, RoutingBuild, RoutingKind};
