@@ -362,31 +362,56 @@ impl InputQueued {
         self.flits[ivc * self.depth + self.ivc[ivc].head as usize]
     }
 
-    /// A flit reaches the input buffer of its channel's downstream switch.
-    #[inline]
-    fn arrive(&mut self, now: u64, ev: FlitEvent) {
-        let (v, depth) = (self.v, self.depth);
-        let c = ev.ch as usize;
-        let ivc = c * v + ev.vc as usize;
-        let q = at_mut(&mut self.ivc, ivc);
-        let mut slot = q.head as usize + q.len as usize;
-        if slot >= depth {
-            slot -= depth;
+    /// The flits due now reach the input buffers of their channels'
+    /// downstream switches, or (on an ejection channel) their hosts. The
+    /// state is borrowed field by field into local slices, as in the
+    /// allocation loop, so the slice pointers stay in registers across the
+    /// stores (this runs for every flit-hop).
+    fn arrivals(&mut self, now: u64, due: &[FlitEvent], ep: &mut Endpoints) {
+        let InputQueued {
+            v,
+            depth,
+            first_ejection,
+            port_words,
+            ivc,
+            flits,
+            inch,
+            sw_flits,
+            busy,
+            in_network,
+            ..
+        } = self;
+        let (ivcs, flits, inch, sw_flits, busy) = (
+            &mut ivc[..],
+            &mut flits[..],
+            &mut inch[..],
+            &mut sw_flits[..],
+            &mut busy[..],
+        );
+        let (v, depth, w, first_ejection) = (*v, *depth, *port_words, *first_ejection);
+        for &ev in due {
+            if ev.ch >= first_ejection {
+                *in_network -= 1;
+                ep.flit_delivered(now, ev.flit.packet, ev.flit.flags() & TAIL != 0);
+                continue;
+            }
+            let c = ev.ch as usize;
+            let i = c * v + ev.vc as usize;
+            let q = at_mut(ivcs, i);
+            let mut slot = q.head as usize + q.len as usize;
+            if slot >= depth {
+                slot -= depth;
+            }
+            q.len += 1;
+            let mut f = ev.flit;
+            f.set_arrival(now);
+            *at_mut(flits, i * depth + slot) = f;
+            let ch = at_mut(inch, c);
+            ch.nonempty |= 1 << ev.vc;
+            let (s, k) = (ch.switch as usize, ch.index as usize);
+            *at_mut(sw_flits, s) += 1;
+            *at_mut(busy, s * w + k / 64) |= 1 << (k % 64);
         }
-        q.len += 1;
-        let mut f = ev.flit;
-        f.set_arrival(now);
-        *at_mut(&mut self.flits, ivc * depth + slot) = f;
-        let ch = at_mut(&mut self.inch, c);
-        ch.nonempty |= 1 << ev.vc;
-        let (s, i) = (ch.switch as usize, ch.index as usize);
-        *at_mut(&mut self.sw_flits, s) += 1;
-        *at_mut(&mut self.busy, s * self.port_words + i / 64) |= 1 << (i % 64);
-    }
-
-    fn deliver(&mut self, now: u64, ev: FlitEvent, ep: &mut Endpoints) {
-        self.in_network -= 1;
-        ep.flit_delivered(now, ev.flit.packet, ev.flit.flags() & TAIL != 0);
     }
 
     fn send_from_host(&mut self, now: u64, h: usize, s: Sending, ep: &mut Endpoints) {
@@ -678,13 +703,7 @@ impl SwitchModel for InputQueued {
         }
         self.credit_wheel.give_back(now, credits);
         let due = self.flit_wheel.take(now);
-        for &ev in &due {
-            if ev.ch >= self.first_ejection {
-                self.deliver(now, ev, ep);
-            } else {
-                self.arrive(now, ev);
-            }
-        }
+        self.arrivals(now, &due, ep);
         self.flit_wheel.give_back(now, due);
         self.inject(now, ep);
         // Compiled four ways, so that the common runs (no acknowledgement
