@@ -168,5 +168,8 @@ printf '%-34s %12s %12s\n' "best run, cpu: caminos / routelab" "$cam_best" "$rl_
 printf '%-34s %12s %12s\n' "ratio of best runs" "" "$(ratio "$rl_best" "$cam_best")"
 # The verdict is on the medians of CPU time: wall time swings with whatever
 # else runs on the machine (on an idle machine the two agree).
-bar=$(awk -v a="$rl_cpu" -v b="$cam_cpu" 'BEGIN { print (a >= 10 * b) ? "met" : "NOT met" }')
-echo "bar (routelab >= 10x caminos cycles/s, cpu time): $bar"
+# The first bar (10x) came with the engine's first passes; issue 24 asks for 20x.
+for x in 10 20; do
+    bar=$(awk -v a="$rl_cpu" -v b="$cam_cpu" -v x="$x" 'BEGIN { print (a >= x * b) ? "met" : "NOT met" }')
+    echo "bar (routelab >= ${x}x caminos cycles/s, cpu time): $bar"
+done
