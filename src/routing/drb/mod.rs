@@ -53,8 +53,10 @@
 //! pair (256 KiB on torus:16x16's 65 536 pairs); pairs that never send cost
 //! nothing else.
 //!
-//! VC classes and the minimum number of VCs per topology: [`steps`]. The
-//! options, their defaults and the canonical spelling: [`DrbSpec`].
+//! VC classes, the spare VCs single-step messages take below them
+//! (`single-step=spare`, the default) and the minimum number of VCs per
+//! topology: [`steps`]. The options, their defaults and the canonical
+//! spelling: [`DrbSpec`].
 
 pub mod metapath;
 mod spec;

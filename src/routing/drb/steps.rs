@@ -258,7 +258,9 @@ impl Steps {
         self.spare + self.classes * self.per
     }
 
-    /// Spare VCs per dateline half that single-step messages may use.
+    /// Spare VCs per dateline half that single-step messages may use (the
+    /// class below the step classes, module docs; the paper's §5 asks only
+    /// that the steps' classes keep the routing deadlock-free).
     pub fn spare(&self) -> u8 {
         self.spare
     }
