@@ -63,6 +63,8 @@
 //! the spare VCs of its dateline half and the class VCs of every class
 //! above them (one range, spare first, so the first free VC is a spare one
 //! when there is one); once it has taken a class VC it climbs as before.
+//! (The escape layout has no spare VCs: every VC beyond the escape ones is
+//! already adaptive, for every message.)
 //!
 //! Why the union stays acyclic: order the classes S < 0 < 1 < 2. A
 //! dependency between two VCs of S joins two channels of one static route
