@@ -6,7 +6,8 @@
 #
 # Steps (each writes OUT_DIR/<step>.md and the raw JSON beside it):
 #   tau       τ per preset topology: the knee of a DOR sweep under uniform
-#             traffic (scripts/drb_knee.py)
+#             traffic (scripts/drb_knee.py: since 2026-11-26 the load where
+#             latency doubles, τ read on the network latency there)
 #   sweeps    DOR, DRB and adaptive routing side by side on every preset
 #             topology and traffic pattern: saturation throughput, latency,
 #             the paper's metrics (waiting time, accepted/applied)
@@ -90,19 +91,20 @@ drb_spec() { # topology -> the preset's drb spec (DRB=SPEC overrides it)
 
 step_tau() {
     {
-        echo "| topology | zero-load latency | knee load (fraction of capacity) | knee latency | τ | tolerance |"
-        echo "|---|---|---|---|---|---|"
+        echo "| topology | zero-load latency | knee load (fraction of capacity) | knee latency | network latency zero-load / knee | τ | tolerance |"
+        echo "|---|---|---|---|---|---|---|"
     } >"$OUT/tau.md"
     for topo in "${TOPOLOGIES[@]}"; do
         local f="$OUT/tau-$(safe "$topo")"
         "$B" sweep --topology "$topo" --routing dor --traffic uniform "${COMMON[@]}" \
-            --loads 0.01:0.40:0.01 --json >"$f-sweep.json"
+            --loads 0.01:0.40:0.01 --pair-stats --json >"$f-sweep.json"
         python3 scripts/drb_knee.py <"$f-sweep.json" >"$f.json"
         python3 - "$topo" "$f.json" >>"$OUT/tau.md" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[2]))
 t = d["tau"]
-print(f"| {sys.argv[1]} | {d['zero_load_latency']} | {d['knee_load_fraction']} | {d['knee_latency']} | {t} | {round(t / (2 * (1 + t)), 3)} |")
+n = d.get("network_latency") or {}
+print(f"| {sys.argv[1]} | {d['zero_load_latency']} | {d['knee_load_fraction']} | {d['knee_latency']} | {n.get('zero_load', '-')} / {n.get('at_knee', '-')} | {t} | {round(t / (2 * (1 + t)), 3)} |")
 EOF
     done
     cat "$OUT/tau.md"
@@ -239,7 +241,7 @@ step_buffers() {
     local topo=torus:8x8 drb
     # τ is remeasured for the deeper buffers.
     "$B" sweep --topology "$topo" --routing dor --traffic uniform "${COMMON3[@]}" \
-        --loads 0.02:0.80:0.02 --json >"$OUT/buffers-tau-sweep.json"
+        --loads 0.02:0.80:0.02 --pair-stats --json >"$OUT/buffers-tau-sweep.json"
     python3 scripts/drb_knee.py <"$OUT/buffers-tau-sweep.json" >"$OUT/buffers-tau.json"
     local t
     t=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['tau'])" "$OUT/buffers-tau.json")

@@ -12,7 +12,7 @@ use petgraph::graphmap::DiGraphMap;
 use routelab::analysis::{ChannelWeights, Cube, TrafficMatrix, channel_loads};
 use routelab::rng::{Stream, stream};
 use routelab::routing::adaptive::Adaptive;
-use routelab::routing::drb::{Drb, DrbSpec, Limit, SupernodeType, members};
+use routelab::routing::drb::{Drb, DrbSpec, Limit, SingleStep, SupernodeType, members};
 use routelab::routing::{
     BufferView, Candidates, Feedback, Hop, PacketInfo, RouteState, Routing, RoutingSpec, Timing,
 };
@@ -125,18 +125,27 @@ fn drb(net: &Network, spec: DrbSpec, vcs: u8) -> Drb {
 }
 
 /// Every source, destination and MSP choice of the supernodes at the
-/// largest size, every VC class a hop allows: DRB's dependency graph is
-/// acyclic, on a torus, a mesh, a hypercube and a midimew, for the method
-/// and its random limit, in both VC layouts: classes only (the whole
-/// graph) and escape classes with adaptive VCs (Duato's extended graph of
-/// the escape VCs, where a VC holds one packet at a time).
+/// largest size (single-step messages, X = A and Y = B, among them), every
+/// VC class a hop allows: DRB's dependency graph is acyclic, on every kind
+/// of topology DRB accepts (tori of one to three dimensions, meshes,
+/// hypercubes, midimew), for the method (minimal MSPs and any MSP) and its
+/// random limit, with and without spare VCs for single-step messages
+/// (`single-step=spare|classes`; the VC counts give spare VCs in both
+/// dateline halves), in both VC layouts: classes only (the whole graph)
+/// and escape classes with adaptive VCs (Duato's extended graph of the
+/// escape VCs, where a VC holds one packet at a time).
 #[test]
 fn drb_channel_dependencies_are_acyclic() {
+    let mut with_spare = 0;
     for (topology, vcs_list) in [
-        ("torus:4x4", vec![6u8, 9, 13]),
+        ("torus:4x4", vec![6u8, 9, 10, 13]),
+        ("torus:5x3", vec![6, 8]),
+        ("torus:6", vec![6, 10]),
+        ("torus:3x3x3", vec![8]),
         ("mesh:3x3", vec![3, 5]),
+        ("mesh:2x2x3", vec![4]),
         ("hypercube:3", vec![3, 4, 7]),
-        ("midimew:10", vec![6, 8]),
+        ("midimew:10", vec![6, 8, 10]),
     ] {
         let net = Network::from_spec(topology).unwrap();
         for &vcs in &vcs_list {
@@ -147,15 +156,33 @@ fn drb_channel_dependencies_are_acyclic() {
                         ..DrbSpec::default()
                     },
                     DrbSpec {
+                        max_size: 2,
+                        single_step: SingleStep::Classes,
+                        ..DrbSpec::default()
+                    },
+                    DrbSpec {
+                        max_size: 2,
+                        stretch: None,
+                        ..DrbSpec::default()
+                    },
+                    DrbSpec {
                         limit: Limit::Random,
                         ..DrbSpec::default()
                     },
                 ] {
+                    // The three-dimensional torus (27 switches) once: the
+                    // default spec, classes only, with spare VCs.
+                    if topology == "torus:3x3x3" && (adaptive || spec != DrbSpec::default()) {
+                        continue;
+                    }
                     let mut r = drb(&net, spec, vcs);
                     r.set_timing(Timing {
                         buffer_flits: if adaptive { 1 } else { 4 },
                         ..Timing::default()
                     });
+                    if r.steps().spare() > 0 {
+                        with_spare += 1;
+                    }
                     assert_eq!(
                         r.steps().adaptive().is_some(),
                         adaptive
@@ -205,6 +232,134 @@ fn drb_channel_dependencies_are_acyclic() {
                 }
             }
         }
+    }
+    assert!(with_spare >= 15, "{with_spare} runs had spare VCs");
+}
+
+/// `single-step=spare`: on torus:4x4 with 10 data VCs (one per class and
+/// half, 2 spare per half) a single-step message is offered its half's
+/// spare VCs and every class above them, until it takes a class VC; a
+/// multi-step message never a spare one; with `single-step=classes` the
+/// spare VCs stay unused (the layout before).
+#[test]
+fn single_step_messages_take_the_spare_vcs_and_nothing_else_does() {
+    let net = Network::from_spec("torus:4x4").unwrap();
+    let route = |r: &mut Drb, at: SwitchId, b: SwitchId, st: &mut RouteState, in_vc: u8| {
+        let pkt = PacketInfo {
+            src_host: 0,
+            dst_host: b,
+            src_switch: 0,
+            dst_switch: b,
+            flits: 1,
+        };
+        let mut rng = stream(1, Stream::Routing);
+        let mut out = Candidates::default();
+        r.route(
+            Hop {
+                at,
+                in_port: 0,
+                in_vc,
+                now: 0,
+                pkt: &pkt,
+                state: st,
+                view: &Idle,
+                rng: &mut rng,
+            },
+            &mut out,
+        );
+        let c = out.as_slice()[0];
+        (c.vc_lo, c.vc_hi)
+    };
+    let mut r = drb(&net, DrbSpec::default(), 10);
+    r.set_timing(Timing::default());
+    assert_eq!(r.steps().spare(), 2);
+    // 0 -> 2 along dimension 0, 2 hops, no wrap: the upper half, VCs 5..9
+    // (spare 5, 6; classes 7, 8, 9).
+    let mut st = RouteState {
+        via: [0, 2],
+        ..RouteState::default()
+    };
+    assert_eq!(route(&mut r, 0, 2, &mut st, 0), (5, 9));
+    // Still in a spare VC: the spare VCs again.
+    assert_eq!(route(&mut r, 1, 2, &mut st.clone(), 6), (5, 9));
+    // In a class VC (class 1): that class and up only.
+    assert_eq!(route(&mut r, 1, 2, &mut st, 8), (8, 9));
+    // A multi-step message 0 -> 1 -> 2 ... -> 10: class VCs only.
+    let mut st = RouteState {
+        via: [1, 1],
+        ..RouteState::default()
+    };
+    let (lo, _) = route(&mut r, 0, 10, &mut st, 0);
+    assert!(r.steps().class_of(lo).is_some(), "VC {lo}");
+    // single-step=classes: the layout of before, VCs 6..9 unused.
+    let spec = DrbSpec {
+        single_step: SingleStep::Classes,
+        ..DrbSpec::default()
+    };
+    let mut r = drb(&net, spec, 10);
+    r.set_timing(Timing::default());
+    assert_eq!(r.steps().spare(), 0);
+    let mut st = RouteState {
+        via: [0, 2],
+        ..RouteState::default()
+    };
+    assert_eq!(route(&mut r, 0, 2, &mut st, 0), (3, 5));
+}
+
+/// Why the spare VCs are needed: letting single-step messages move freely
+/// among the step classes of their half (down as well as up) closes a
+/// cycle with the multi-step messages' climbs (`steps` module docs).
+#[test]
+fn single_step_messages_free_over_the_step_classes_would_deadlock() {
+    /// DRB, but a single-step message (X = A, Y = B) is offered every
+    /// class of its dateline half at every hop.
+    struct Free(Drb);
+    impl Routing for Free {
+        fn name(&self) -> String {
+            "free".into()
+        }
+        fn route(&mut self, hop: Hop<'_>, out: &mut Candidates) {
+            let single = hop.state.via == [hop.pkt.src_switch, hop.pkt.dst_switch];
+            let mut inner = Candidates::default();
+            self.0.route(hop, &mut inner);
+            for c in inner.as_slice() {
+                if single {
+                    // 6 data VCs: VCs 0..=2 the lower half, 3..=5 the upper.
+                    let half = c.vc_lo / 3 * 3;
+                    out.push(c.port, half, half + 2);
+                } else {
+                    out.push(c.port, c.vc_lo, c.vc_hi);
+                }
+            }
+        }
+    }
+    let net = Network::from_spec("torus:4x4").unwrap();
+    for (free, cyclic) in [(false, false), (true, true)] {
+        let mut r = drb(&net, DrbSpec::default(), 6);
+        r.set_timing(Timing::default());
+        let steps = r.steps().clone();
+        let mut f = Free(r.clone());
+        let routing: &mut dyn Routing = if free { &mut f } else { &mut r };
+        let mut g = Graph::default();
+        for a in 0..16 {
+            for b in 0..16 {
+                if a == b {
+                    continue;
+                }
+                let sa = members(&steps, SupernodeType::Gravity, a, 2);
+                let sb = members(&steps, SupernodeType::Gravity, b, 2);
+                for &x in &sa {
+                    for &y in &sb {
+                        let state = RouteState {
+                            via: [x, y],
+                            ..RouteState::default()
+                        };
+                        dependencies(&net, routing, a, b, state, &|_| true, &mut g);
+                    }
+                }
+            }
+        }
+        assert_eq!(is_cyclic_directed(&g), cyclic, "free {free}");
     }
 }
 
@@ -790,6 +945,12 @@ fn stretch_and_latency_options_round_trip_and_refuse_bad_values() {
             "drb:stretch=any:latency=total",
         ),
         ("drb:stretch=4", "drb:stretch=4"),
+        ("drb:single-step=spare", "drb"),
+        ("drb:single-step=classes", "drb:single-step=classes"),
+        (
+            "drb:single-step=classes:ack=delay",
+            "drb:ack=delay:single-step=classes",
+        ),
     ] {
         let spec: RoutingSpec = text.parse().unwrap();
         assert_eq!(spec.to_string(), canonical);
@@ -800,6 +961,7 @@ fn stretch_and_latency_options_round_trip_and_refuse_bad_values() {
         ("drb:stretch=-1", "0..=64 or any"),
         ("drb:stretch=65", "0..=64 or any"),
         ("drb:latency=blocked", "network, total"),
+        ("drb:single-step=free", "spare, classes"),
     ] {
         let err = text.parse::<RoutingSpec>().unwrap_err().to_string();
         assert!(err.contains(needle), "{text}: {err}");

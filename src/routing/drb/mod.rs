@@ -53,8 +53,10 @@
 //! pair (256 KiB on torus:16x16's 65 536 pairs); pairs that never send cost
 //! nothing else.
 //!
-//! VC classes and the minimum number of VCs per topology: [`steps`]. The
-//! options, their defaults and the canonical spelling: [`DrbSpec`].
+//! VC classes, the spare VCs single-step messages take below them
+//! (`single-step=spare`, the default) and the minimum number of VCs per
+//! topology: [`steps`]. The options, their defaults and the canonical
+//! spelling: [`DrbSpec`].
 
 pub mod metapath;
 mod spec;
@@ -64,7 +66,7 @@ pub mod supernode;
 pub use metapath::{Change, Decision, Metapath, Msp, Params};
 pub use spec::{
     DEFAULT_MAX_SIZE, DEFAULT_MAX_WIDTH, DEFAULT_STRETCH, DEFAULT_TAU, DEFAULT_TOLERANCE, DrbSpec,
-    Limit, MAX_WIDTH, MspLatency,
+    Limit, MAX_WIDTH, MspLatency, SingleStep,
 };
 pub use steps::Steps;
 pub use supernode::{SupernodeType, members};
@@ -140,7 +142,8 @@ impl Drb {
     /// DRB on `net` with `vcs` data VCs.
     pub fn new(net: &Network, spec: DrbSpec, vcs: u8) -> Result<Drb, String> {
         spec.applies_to(net)?;
-        let steps = Steps::new(net, spec.classes(), vcs)?;
+        let mut steps = Steps::new(net, spec.classes(), vcs)?;
+        steps.spare_for_single(spec.single_step == SingleStep::Spare);
         let n = steps.nodes() as usize;
         Ok(Drb {
             params: Params {
@@ -450,7 +453,15 @@ impl Routing for Drb {
             c + u8::from(st.phase != s)
         };
         let (port, upper) = self.steps.hop(at, target, st);
-        let (vlo, vhi) = self.steps.escape(lo, hi, upper);
+        // A single-step message (no non-null step behind or ahead: it has
+        // taken no class VC yet and none is to come) may also take the
+        // spare VCs below class 0 (`single-step=spare`, [`steps`]).
+        let single = later == 0 && st.tag & 1 << 4 == 0 && self.steps.spare() > 0;
+        let (vlo, vhi) = if single {
+            self.steps.single(hi, upper)
+        } else {
+            self.steps.escape(lo, hi, upper)
+        };
         out.push(port, vlo, vhi);
         if let Some((alo, ahi)) = self.steps.adaptive() {
             out.push(port, alo, ahi);
@@ -549,6 +560,9 @@ impl RoutingBuild for DrbSpec {
         }
         if self.latency != d.latency {
             s.push_str(&format!(":latency={}", self.latency.as_str()));
+        }
+        if self.single_step != d.single_step {
+            s.push_str(&format!(":single-step={}", self.single_step.as_str()));
         }
         if self.limit == Limit::Random {
             s.push_str(":limit=random");

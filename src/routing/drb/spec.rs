@@ -12,7 +12,7 @@ use crate::routing::kind::{Family, RoutingBuild, RoutingKind};
 pub(in crate::routing) const KIND: RoutingKind = RoutingKind {
     name: "drb",
     aliases: &[],
-    options: "[:tau=F][:tolerance=F][:max-size=N][:max-width=N][:supernode=gravity|subtopology][:ack=packet|delay][:stretch=N|any][:latency=network|total][:limit=random]",
+    options: "[:tau=F][:tolerance=F][:max-size=N][:max-width=N][:supernode=gravity|subtopology][:ack=packet|delay][:stretch=N|any][:latency=network|total][:single-step=spare|classes][:limit=random]",
     summary: "Distributed Routing Balancing: metapaths of multi-step paths through supernodes, widened by acknowledged latency",
     families: &[Family::Adaptive],
     parse: |parts| DrbSpec::parse(parts).map(|s| Box::new(s) as Box<dyn RoutingBuild>),
@@ -22,6 +22,7 @@ pub(in crate::routing) const KIND: RoutingKind = RoutingKind {
         "drb:supernode=subtopology:max-size=1",
         "drb:max-size=0",
         "drb:stretch=any:latency=total",
+        "drb:single-step=classes",
         "drb:limit=random",
     ],
 };
@@ -73,8 +74,37 @@ pub struct DrbSpec {
     pub stretch: Option<u8>,
     /// `latency`: which latency a message carries back (eq. 3's reading).
     pub latency: MspLatency,
+    /// `single-step`: whether single-step messages also use the data VCs
+    /// the step classes leave over ([`SingleStep`]).
+    pub single_step: SingleStep,
     pub limit: Limit,
 }
+
+/// Which VCs a *single-step* message (one whose MSP has one non-null step:
+/// the original path A → B, as static routing sends it, §5 "below load 0.4
+/// DRB behaves like static routing") may take, in the layout where every
+/// data VC belongs to a step class (`steps` module docs, "Single-step
+/// messages"). The paper does not say how its simulator shares VCs
+/// between steps (§5 only requires the steps' classes for deadlock
+/// freedom).
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
+#[strum(serialize_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SingleStep {
+    /// `single-step=spare` (the default since 2026-11-26): the VCs the step
+    /// classes leave over (data VCs − classes × halves × VCs per class, 4 of
+    /// the 10 data VCs of a torus run with 12) form a class below class 0
+    /// that only single-step messages take, in their dateline half, any of
+    /// them at any hop; they climb into the step classes when it is busy.
+    #[default]
+    Spare,
+    /// `single-step=classes`: single-step messages use the step classes
+    /// only (from the lowest free class up, as every message); the VCs left
+    /// over stay unused (routelab before 2026-11-26).
+    Classes,
+}
+
+crate::spec_options::keyword_enum!(SingleStep);
 
 /// Which of a message's latencies DRB's monitoring measures: eq. 3's
 /// Latency(MSP), "the transmission time plus the waiting time spent by one
@@ -111,6 +141,7 @@ impl Default for DrbSpec {
             ack: Acknowledgement::Packet,
             stretch: Some(DEFAULT_STRETCH),
             latency: MspLatency::Network,
+            single_step: SingleStep::Spare,
             limit: Limit::None,
         }
     }
@@ -127,6 +158,7 @@ impl DrbSpec {
         "ack",
         "stretch",
         "latency",
+        "single-step",
         "limit",
     ];
 
@@ -186,6 +218,10 @@ impl DrbSpec {
             ack,
             stretch,
             latency: o.keyword("latency").map_err(e)?.unwrap_or(d.latency),
+            single_step: o
+                .keyword("single-step")
+                .map_err(e)?
+                .unwrap_or(d.single_step),
             limit,
         })
     }

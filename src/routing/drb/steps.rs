@@ -32,9 +32,11 @@
 //! same routes.
 //!
 //! Two layouts of the data VCs ([`Steps::layout`]):
-//! - **Classes only** (the default): `data VCs / (classes · halves)` VCs
-//!   per (class, half), the rest unused; VC = half·classes·per + class·per
-//!   + i, so a range of classes in one half is one range of VCs.
+//! - **Classes only** (the default): `per = data VCs / (classes · halves)`
+//!   VCs per (class, half); the VCs left over are *spare* (next section)
+//!   or unused. A half is a block of `spare + classes·per` VCs, spare ones
+//!   first: VC = half·block + spare + class·per + i, so the spare VCs and
+//!   a range of classes of one half are one range of VCs.
 //! - **Escape classes and adaptive VCs**, when a VC holds one packet at a
 //!   time ([`Timing::one_packet_per_vc`]: one-flit buffers, or a router
 //!   that waits for the tail credit): one VC per (class, half), the
@@ -48,6 +50,43 @@
 //!   lower class: routelab deadlocked so on torus:8x8 with 3-flit buffers),
 //!   hence the condition. The escape range comes first, so with
 //!   `selection = fixed` a packet uses escape VCs only.
+//!
+//! ## Single-step messages (`single-step=spare`, the default)
+//! A *single-step* message is one whose MSP has a single non-null step:
+//! the original path A → B (X = A, Y = B, or any X, Y that makes the other
+//! two steps null). Its route is the static routing's. In the classes-only
+//! layout the VCs the classes leave over (`data VCs − classes·halves·per`:
+//! 4 of the 10 data VCs a torus run with `--vcs 12` gives DRB; none of the
+//! 6 of `--vcs 8`) are split between the two dateline halves and form a
+//! class **S below class 0** that only single-step messages take: at every
+//! hop, until it first takes a class VC, a single-step message is offered
+//! the spare VCs of its dateline half and the class VCs of every class
+//! above them (one range, spare first, so the first free VC is a spare one
+//! when there is one); once it has taken a class VC it climbs as before.
+//! (The escape layout has no spare VCs: every VC beyond the escape ones is
+//! already adaptive, for every message.)
+//!
+//! Why the union stays acyclic: order the classes S < 0 < 1 < 2. A
+//! dependency between two VCs of S joins two channels of one static route
+//! in its own order, with the dateline rule between the halves, so it lies
+//! in the static routing's acyclic graph. Every other dependency out of S
+//! goes up into a step class, and none comes back into S: a message in a
+//! step class is never offered S again (its class VC is learnt), and
+//! multi-step messages are never offered S (at their first hop a non-null
+//! step is still to come). The step classes keep the argument above. So a
+//! cycle would have to stay inside S or inside one step class, and there
+//! is none. `tests/drb.rs` checks it on every topology DRB accepts, with
+//! spare VCs in both halves.
+//!
+//! What does *not* work: letting single-step messages move freely among
+//! the step classes themselves (down as well as up). A single-step message
+//! then adds a dependency from a VC of class 2 to one of class 0 on the
+//! next channel of its static route, and multi-step messages climb from
+//! class 0 back to class 2 across step boundaries, where their route turns
+//! against the static order; the two close a cycle (on torus:4x4 with 6
+//! data VCs, `tests/drb.rs` finds one). Monotone classes are what keep the
+//! multi-step turns harmless, so a single-step message gains VCs only
+//! where the classes leave some over.
 //!
 //! `tests/drb.rs` builds the dependency graph (the extended one with
 //! adaptive VCs) for every source, destination, MSP and class choice and
@@ -98,6 +137,13 @@ pub struct Steps {
     data_vcs: u8,
     per: u8,
     adaptive: Option<(u8, u8)>,
+    /// Spare VCs per dateline half for single-step messages (0 unless
+    /// `single` and the classes leave some over, [`Steps::single`]).
+    spare: u8,
+    /// Whether single-step messages get the spare VCs (`single-step=spare`)
+    /// and whether a VC holds one packet at a time (the escape layout).
+    single: bool,
+    one_packet: bool,
 }
 
 /// The most classes a route uses (three steps).
@@ -163,22 +209,62 @@ impl Steps {
             data_vcs,
             per: data_vcs / escape,
             adaptive: None,
+            spare: 0,
+            single: false,
+            one_packet: false,
         })
     }
 
     /// Lay the data VCs out as classes only (`adaptive` false: every VC in
-    /// some class), or as one escape VC per (class, half) and adaptive VCs
-    /// (module docs; only where a VC holds one packet at a time).
+    /// some class or spare), or as one escape VC per (class, half) and
+    /// adaptive VCs (module docs; only where a VC holds one packet at a
+    /// time).
     pub fn layout(&mut self, adaptive: bool) {
-        let halves = if self.dateline { 2 } else { 1 };
+        self.one_packet = adaptive;
+        self.arrange();
+    }
+
+    /// Give the spare VCs of the classes-only layout to single-step
+    /// messages (`single-step=spare`, module docs) or leave them unused
+    /// (`single-step=classes`).
+    pub fn spare_for_single(&mut self, on: bool) {
+        self.single = on;
+        self.arrange();
+    }
+
+    fn arrange(&mut self) {
+        let halves = self.halves();
         let escape = self.classes * halves;
-        if adaptive && self.data_vcs > escape {
+        if self.one_packet && self.data_vcs > escape {
             self.per = 1;
             self.adaptive = Some((escape, self.data_vcs - 1));
+            self.spare = 0;
         } else {
             self.per = self.data_vcs / escape;
             self.adaptive = None;
+            self.spare = if self.single {
+                (self.data_vcs - escape * self.per) / halves
+            } else {
+                0
+            };
         }
+    }
+
+    fn halves(&self) -> u8 {
+        if self.dateline { 2 } else { 1 }
+    }
+
+    /// VCs of one dateline half: its spare VCs, then its classes.
+    #[inline]
+    fn block(&self) -> u8 {
+        self.spare + self.classes * self.per
+    }
+
+    /// Spare VCs per dateline half that single-step messages may use (the
+    /// class below the step classes, module docs; the paper's §5 asks only
+    /// that the steps' classes keep the routing deadlock-free).
+    pub fn spare(&self) -> u8 {
+        self.spare
     }
 
     /// Number of switches.
@@ -265,13 +351,23 @@ impl Steps {
     }
 
     /// The class VCs of step classes `lo..=hi` in dateline half `upper`: one
-    /// contiguous range (VC = half·classes·per + class·per + i).
+    /// contiguous range (VC = half·block + spare + class·per + i, block =
+    /// spare + classes·per the VCs of a half).
     #[inline]
     pub fn escape(&self, lo: u8, hi: u8, upper: bool) -> (u8, u8) {
         let top = self.classes - 1;
         let (lo, hi) = (lo.min(top), hi.min(top));
-        let base = u8::from(upper && self.dateline) * self.classes * self.per;
+        let base = u8::from(upper && self.dateline) * self.block() + self.spare;
         (base + lo.min(hi) * self.per, base + (hi + 1) * self.per - 1)
+    }
+
+    /// A single-step message that has not yet taken a class VC: the spare
+    /// VCs of dateline half `upper` and the class VCs of classes `0..=hi`
+    /// above them, one contiguous range.
+    #[inline]
+    pub fn single(&self, hi: u8, upper: bool) -> (u8, u8) {
+        let (_, last) = self.escape(0, hi, upper);
+        (u8::from(upper && self.dateline) * self.block(), last)
     }
 
     /// The adaptive VCs (every data VC after the escape ones), if any.
@@ -280,13 +376,13 @@ impl Steps {
         self.adaptive
     }
 
-    /// The step class of class VC `vc`, or `None` for an adaptive (or
+    /// The step class of class VC `vc`, or `None` for a spare, adaptive (or
     /// unused) VC.
     #[inline]
     pub fn class_of(&self, vc: u8) -> Option<u8> {
-        let halves = if self.dateline { 2 } else { 1 };
-        let span = self.classes * self.per;
-        (vc < span * halves).then(|| (vc % span) / self.per)
+        let block = self.block();
+        let r = vc % block;
+        (vc < block * self.halves() && r >= self.spare).then(|| (r - self.spare) / self.per)
     }
 
     /// The switches and ports of the route A → X → Y → B, hop by hop.
@@ -389,6 +485,37 @@ mod tests {
         assert_eq!(
             (s.escape(0, 0, true), s.escape(0, 2, false)),
             ((0, 0), (0, 2))
+        );
+    }
+
+    #[test]
+    fn spare_vcs_sit_below_class_0_in_each_half() {
+        let net = Network::from_spec("torus:4x4").unwrap();
+        let mut s = Steps::new(&net, 3, 10).unwrap();
+        assert_eq!(s.spare(), 0);
+        s.spare_for_single(true);
+        assert_eq!(s.spare(), 2);
+        // Halves of 5 VCs: spare 0-1, classes 2-4; spare 5-6, classes 7-9.
+        assert_eq!(s.escape(0, 2, false), (2, 4));
+        assert_eq!(s.escape(1, 2, true), (8, 9));
+        assert_eq!(s.single(2, false), (0, 4));
+        assert_eq!(s.single(2, true), (5, 9));
+        assert_eq!(
+            (s.class_of(0), s.class_of(6), s.class_of(7), s.class_of(4)),
+            (None, None, Some(0), Some(2))
+        );
+        // The escape layout leaves nothing spare.
+        s.layout(true);
+        assert_eq!(s.spare(), 0);
+        s.layout(false);
+        assert_eq!(s.spare(), 2);
+        // One half on a mesh: both VCs left over (5 = 3 + 2).
+        let m = Network::from_spec("mesh:4x4").unwrap();
+        let mut s = Steps::new(&m, 3, 5).unwrap();
+        s.spare_for_single(true);
+        assert_eq!(
+            (s.spare(), s.single(2, true), s.escape(0, 0, true)),
+            (2, (0, 4), (2, 2))
         );
     }
 }
