@@ -4,7 +4,8 @@
 # scenario in the URL is the one shown, playing advances the cycle, and
 # scenarios run inside the page give the digest the native CLI prints
 # (ROUTELAB_BIN: the native binary; default: a debug build, core only).
-# Run scripts/web-setup.sh first. `--fps` also measures the frame rate.
+# Run scripts/web-setup.sh first. `--fps` also measures the frame rate,
+# `--rate` the simulated cycles per second in the page (docs/performance.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
