@@ -36,9 +36,17 @@ fn the_latency_surface_has_a_legend_and_turns_when_dragged() {
     h.get_by_label("Latency surface").click();
     h.run();
     assert_eq!(h.state().central_view, CentralView::Surface);
+    // Before anything has queued the legend says so rather than "0 to 0.00".
+    h.get_by_label_contains("no queueing measured yet");
     h.get_by_label("Step 100").click();
     h.run();
     h.get_by_label_contains("Legend: colour and height");
+    assert!(
+        h.query_by_label_contains("no queueing measured yet")
+            .is_none(),
+        "after 100 cycles of a hot spot the legend has a scale"
+    );
+    h.get_by_label_contains("cycles, one scale for every run");
     let before = h.state().surface;
     h.get_by_label_contains(&format!("View: yaw {}°", before.angles_deg().0));
     // Drag across the surface: the view turns.

@@ -360,6 +360,10 @@ pub fn heatmap_shapes(grid: &Grid, top: f64, rect: Rect, theme: Theme) -> Vec<ES
     shapes
 }
 
+/// The smallest peak delay (cycles) the legend gives a scale for: the
+/// legend prints two decimals.
+const QUEUEING_SHOWN: f64 = 0.005;
+
 /// One surface (or heatmap) per run, side by side in the available space,
 /// on one scale, with a caption each and a shared colour legend. Returns
 /// the drawing's response (labelled "Latency surface drawing" for accessibility).
@@ -376,13 +380,25 @@ pub fn surface_ui(
         .fold(0.0, f64::max)
         .max(1e-9);
     let (yaw, pitch) = view.angles_deg();
+    // Below a hundredth of a cycle the scale would read "0 to 0.00": say
+    // what the flat floor means instead (nothing has queued yet).
+    let scale = if top < QUEUEING_SHOWN {
+        "no queueing measured yet: the floor stays flat until a flit waits".to_string()
+    } else {
+        format!(
+            "0 to {top:.2} cycles, one scale for every run; {CONTOURS} contour levels every {:.2} on the floor",
+            top / (CONTOURS + 1) as f64
+        )
+    };
     ui.horizontal_wrapped(|ui| {
         ui.label(format!(
-            "Legend: colour and height = mean queueing delay of a node's outgoing links, 0 to {top:.2} cycles, one scale for every run; {CONTOURS} contour levels every {:.2} on the floor",
-            top / (CONTOURS + 1) as f64
+            "Legend: colour and height = mean queueing delay of a node's outgoing links, {scale}"
         ));
-        ui.label(format!("View: yaw {yaw}°, pitch {pitch}°, zoom {:.1}", view.zoom))
-            .on_hover_text("Drag to turn; right-drag or scroll to zoom");
+        ui.label(format!(
+            "View: yaw {yaw}°, pitch {pitch}°, zoom {:.1}",
+            view.zoom
+        ))
+        .on_hover_text("Drag to turn; right-drag or scroll to zoom");
         if ui.small_button("Reset view").clicked() {
             *view = SurfaceView::default();
         }
