@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Results of a fixed set of scenarios, to show that a refactor changes no
 # result: `sim --json` (timing fields removed) and `sim --channels` for
-# every topology kind, switching mode, selection policy, port priority and
-# arrival process, plus `paths --json` for the path-selection algorithms.
+# every topology kind, switch model, switching mode, selection policy, port
+# priority and arrival process, the oblivious, adaptive and DRB routings
+# (with acknowledgement packets and as a delay) and the fat-tree balancers,
+# plus `paths --json` for the path-selection algorithms.
 #
 #     bash scripts/regress.sh save DIR [BINARY]     # write the results to DIR
 #     bash scripts/regress.sh compare DIR [BINARY]  # compare with DIR, byte for byte
@@ -41,6 +43,14 @@ SCENARIOS=(
     "irregular-paths-maxcp|--topology irregular:16:seed=1 --routing paths:updown-dfs:maxcp --traffic uniform --load 0.1"
     "irregular-paths-udwm-sa|--topology irregular:16:seed=1 --routing paths:udwm:sa:budget=2000 --traffic uniform --load 0.1 --vcs 3"
     "irregular-paths-ga|--topology irregular:16:seed=2 --routing paths:updown-bfs:ga:budget=20 --traffic bitrev --load 0.15 --switching vct"
+    "torus-rlb-tornado|--topology torus:8x8 --routing rlb --traffic tornado --load 0.3 --vcs 8"
+    "torus-romm-transpose|--topology torus:8x8 --routing romm --traffic transpose --load 0.3 --vcs 4"
+    "torus-adaptive-tail-credit|--topology torus:8x8 --routing adaptive --traffic uniform --load 0.35 --vcs 4 --packet-flits 1 --wait-for-tail-credit --selection first-free"
+    "torus-drb-ack-packets|--topology torus:8x8 --routing drb --traffic transpose --load 0.3 --vcs 12"
+    "torus-drb-random-ties|--topology torus:8x8 --routing drb:ack=delay:tie=random --traffic uniform --load 0.35 --vcs 8"
+    "midimew-drb|--topology midimew:64 --routing drb:ack=delay --traffic bitrev --load 0.2 --vcs 8"
+    "fattree-greedy-timeslice|--topology fattree:4:hetero=paper:seed=2 --switch-model timeslice --routing greedy --load 0.5"
+    "fattree-drill-timeslice|--topology fattree:4:hetero=paper:seed=2 --switch-model timeslice --routing drill --load 0.5"
 )
 # name | paths flags
 PATHS=(

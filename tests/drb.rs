@@ -12,12 +12,13 @@ use petgraph::graphmap::DiGraphMap;
 use routelab::analysis::{ChannelWeights, Cube, TrafficMatrix, channel_loads};
 use routelab::rng::{Stream, stream};
 use routelab::routing::adaptive::Adaptive;
-use routelab::routing::drb::{Drb, DrbSpec, Limit, SingleStep, SupernodeType, members};
+use routelab::routing::drb::{Drb, DrbSpec, Limit, SingleStep, StepTie, SupernodeType, members};
 use routelab::routing::{
     BufferView, Candidates, Feedback, Hop, PacketInfo, RouteState, Routing, RoutingSpec, Timing,
 };
 use routelab::scenario::Scenario;
 use routelab::sim::Simulation;
+use routelab::topology::cube::Geometry;
 use routelab::topology::{ChannelId, Network, Peer, PortId, SwitchId};
 use std::collections::{HashMap, HashSet};
 use std::process::Command;
@@ -137,6 +138,7 @@ fn drb(net: &Network, spec: DrbSpec, vcs: u8) -> Drb {
 #[test]
 fn drb_channel_dependencies_are_acyclic() {
     let mut with_spare = 0;
+    let mut with_ties = 0;
     for (topology, vcs_list) in [
         ("torus:4x4", vec![6u8, 9, 10, 13]),
         ("torus:5x3", vec![6, 8]),
@@ -169,6 +171,16 @@ fn drb_channel_dependencies_are_acyclic() {
                         limit: Limit::Random,
                         ..DrbSpec::default()
                     },
+                    DrbSpec {
+                        max_size: 2,
+                        tie: StepTie::Random,
+                        ..DrbSpec::default()
+                    },
+                    DrbSpec {
+                        limit: Limit::Random,
+                        tie: StepTie::Random,
+                        ..DrbSpec::default()
+                    },
                 ] {
                     // The three-dimensional torus (27 switches) once: the
                     // default spec, classes only, with spare VCs.
@@ -176,6 +188,9 @@ fn drb_channel_dependencies_are_acyclic() {
                         continue;
                     }
                     let mut r = drb(&net, spec, vcs);
+                    if r.steps().ties_random() {
+                        with_ties += 1;
+                    }
                     r.set_timing(Timing {
                         buffer_flits: if adaptive { 1 } else { 4 },
                         ..Timing::default()
@@ -199,6 +214,13 @@ fn drb_channel_dependencies_are_acyclic() {
                     );
                     let escape_vcs = r.steps().adaptive().map(|(lo, _)| lo).unwrap_or(vcs);
                     let escape = move |vc: u8| vc < escape_vcs;
+                    // `tie=random`: every tie draw (bit d: + in dimension d).
+                    let draws: Vec<u32> = match r.steps().geometry() {
+                        Some(geo) if r.steps().ties_random() => {
+                            (0..1u32 << geo.radix().len()).collect()
+                        }
+                        _ => vec![0],
+                    };
                     let mut g = Graph::default();
                     let n = net.num_switches() as SwitchId;
                     for a in 0..n {
@@ -215,11 +237,14 @@ fn drb_channel_dependencies_are_acyclic() {
                             };
                             for &x in &sa {
                                 for &y in &sb {
-                                    let state = RouteState {
-                                        via: [x, y],
-                                        ..RouteState::default()
-                                    };
-                                    dependencies(&net, &mut r, a, b, state, &escape, &mut g);
+                                    for &aux in &draws {
+                                        let state = RouteState {
+                                            via: [x, y],
+                                            aux,
+                                            ..RouteState::default()
+                                        };
+                                        dependencies(&net, &mut r, a, b, state, &escape, &mut g);
+                                    }
                                 }
                             }
                         }
@@ -234,6 +259,7 @@ fn drb_channel_dependencies_are_acyclic() {
         }
     }
     assert!(with_spare >= 15, "{with_spare} runs had spare VCs");
+    assert!(with_ties >= 8, "{with_ties} runs drew ties");
 }
 
 /// `single-step=spare`: on torus:4x4 with 10 data VCs (one per class and
@@ -966,4 +992,41 @@ fn stretch_and_latency_options_round_trip_and_refuse_bad_values() {
         let err = text.parse::<RoutingSpec>().unwrap_err().to_string();
         assert!(err.contains(needle), "{text}: {err}");
     }
+}
+
+/// `tie=random`: on a ring of 4 under uniform traffic, the steps of the
+/// static limit with ties to `+` send a source's half-way destination the
+/// plus way, so the plus channels carry three hops for every one on the
+/// minus channels (offsets 1 and 2 go plus, offset 3 goes minus); with the
+/// tie drawn per message the two directions carry the same (2 hops each),
+/// as `dor:tie=random` does. Acknowledgements as a delay, so only data
+/// moves.
+#[test]
+fn random_ties_split_half_way_pairs_between_the_two_directions() {
+    let ratio = |routing: &str| {
+        let s = Scenario {
+            topology: "torus:4".into(),
+            routing: routing.into(),
+            traffic: "uniform".into(),
+            load: 0.1,
+            vcs: 4,
+            warmup: 1000,
+            cycles: 20_000,
+            ..Scenario::default()
+        };
+        let mut sim = s.build().unwrap();
+        sim.run_for(s.warmup + s.cycles).unwrap();
+        let used = sim.channel_utilization();
+        let net = Network::from_spec("torus:4").unwrap();
+        let way = |plus: bool| -> f64 {
+            (0..4)
+                .map(|s| used[out_channel(&net, s, Geometry::port(0, plus)).0 as usize])
+                .sum()
+        };
+        way(true) / way(false)
+    };
+    let plus = ratio("drb:max-size=0:ack=delay");
+    let random = ratio("drb:max-size=0:ack=delay:tie=random");
+    assert!((2.7..3.3).contains(&plus), "ties to +: {plus}");
+    assert!((0.9..1.1).contains(&random), "random ties: {random}");
 }

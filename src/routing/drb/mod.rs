@@ -46,8 +46,9 @@
 //! Per packet ([`RouteState`]): the step in `phase` (0: A → X, 1: X → Y,
 //! 2: Y → B), X and Y in `via`, the MSP's index in `path` (it comes back in
 //! the feedback), 1 + the step of the last hop in `hop`, the class and step
-//! of the last escape VC taken in `tag` (learnt from [`Hop::in_vc`]), and on
-//! midimew the current step's remaining jumps in `aux`. Per pair, in the
+//! of the last escape VC taken in `tag` (learnt from [`Hop::in_vc`]), and in
+//! `aux` on midimew the current step's remaining jumps, on tori with
+//! `tie=random` the message's tie draw (bit d: + in dimension d). Per pair, in the
 //! routing: a [`Metapath`] (width, supernode size, MSP latencies), allocated
 //! on the pair's first acknowledgement behind a dense index of 4 bytes a
 //! pair (256 KiB on torus:16x16's 65 536 pairs); pairs that never send cost
@@ -66,7 +67,7 @@ pub mod supernode;
 pub use metapath::{Change, Decision, Metapath, Msp, Params};
 pub use spec::{
     DEFAULT_MAX_SIZE, DEFAULT_MAX_WIDTH, DEFAULT_STRETCH, DEFAULT_TAU, DEFAULT_TOLERANCE, DrbSpec,
-    Limit, MAX_WIDTH, MspLatency, SingleStep,
+    Limit, MAX_WIDTH, MspLatency, SingleStep, StepTie,
 };
 pub use steps::Steps;
 pub use supernode::{SupernodeType, members};
@@ -144,6 +145,7 @@ impl Drb {
         spec.applies_to(net)?;
         let mut steps = Steps::new(net, spec.classes(), vcs)?;
         steps.spare_for_single(spec.single_step == SingleStep::Spare);
+        steps.random_ties(spec.tie == StepTie::Random);
         let n = steps.nodes() as usize;
         Ok(Drb {
             params: Params {
@@ -330,11 +332,19 @@ impl Routing for Drb {
         };
         vias.sort_unstable();
         vias.dedup();
+        // With `tie=random`, every tie draw (bit d: + in dimension d).
+        let ties: Vec<u32> = match self.steps.geometry() {
+            Some(g) if self.steps.ties_random() => (0..1u32 << g.radix().len()).collect(),
+            _ => vec![0],
+        };
         Some(
             vias.into_iter()
-                .map(|via| RouteState {
-                    via,
-                    ..RouteState::default()
+                .flat_map(|via| {
+                    ties.iter().map(move |&aux| RouteState {
+                        via,
+                        aux,
+                        ..RouteState::default()
+                    })
                 })
                 .collect(),
         )
@@ -404,6 +414,9 @@ impl Routing for Drb {
         state.hop = 0;
         state.tag = 0;
         state.via = [x, y];
+        if self.steps.ties_random() {
+            state.aux = rand::RngCore::next_u32(rng);
+        }
         state.path = path.min(u16::MAX as u32) as u16;
     }
 
@@ -563,6 +576,9 @@ impl RoutingBuild for DrbSpec {
         }
         if self.single_step != d.single_step {
             s.push_str(&format!(":single-step={}", self.single_step.as_str()));
+        }
+        if self.tie != d.tie {
+            s.push_str(&format!(":tie={}", self.tie.as_str()));
         }
         if self.limit == Limit::Random {
             s.push_str(":limit=random");

@@ -1,6 +1,7 @@
 //! The steps of a multi-step path (Franco et al. §2, Definition 2): each
 //! step follows the network's minimal static routing — DOR on tori and
-//! meshes (the tie rule pinned to `plus`, [`crate::routing::TieRule`]),
+//! meshes (ties to `+`, or drawn per message with `tie=random`:
+//! [`StepTie`](super::StepTie)),
 //! e-cube on hypercubes, the minimal rule on midimew
 //! ([`MidimewMinimal`]) — and the virtual channels each step may use.
 //!
@@ -105,7 +106,8 @@ use crate::topology::{Network, PortId, Shape, SwitchId, all_pairs};
 /// The static minimal routing one step follows.
 #[derive(Clone, Debug)]
 enum Rule {
-    /// DOR on a torus or mesh, ties to +.
+    /// DOR on a torus or mesh, ties to + (or by the message's draw in
+    /// `RouteState::aux`, [`Steps::random_ties`]).
     Cube(Geometry),
     /// E-cube: the lowest differing bit first.
     Hypercube,
@@ -144,6 +146,8 @@ pub struct Steps {
     /// and whether a VC holds one packet at a time (the escape layout).
     single: bool,
     one_packet: bool,
+    /// Ties on a torus go by the message's draw (`tie=random`).
+    random_ties: bool,
 }
 
 /// The most classes a route uses (three steps).
@@ -212,6 +216,7 @@ impl Steps {
             spare: 0,
             single: false,
             one_packet: false,
+            random_ties: false,
         })
     }
 
@@ -230,6 +235,21 @@ impl Steps {
     pub fn spare_for_single(&mut self, on: bool) {
         self.single = on;
         self.arrange();
+    }
+
+    /// Break a torus step's ties (an offset of exactly half a ring) by the
+    /// message's own draw, bit d of `RouteState::aux` meaning + in
+    /// dimension d (`tie=random`), instead of always going + (module docs).
+    /// Each direction of a ring keeps its own dateline, so the classes'
+    /// argument holds for either draw (`tests/drb.rs` checks every draw).
+    pub fn random_ties(&mut self, on: bool) {
+        self.random_ties = on && matches!(self.rule, Rule::Cube(_));
+    }
+
+    /// Whether ties go by the message's draw ([`Steps::random_ties`]).
+    #[inline]
+    pub fn ties_random(&self) -> bool {
+        self.random_ties
     }
 
     fn arrange(&mut self) {
@@ -322,7 +342,8 @@ impl Steps {
                 let Some((d, c, t)) = g.first_difference(at, target) else {
                     return (0, true);
                 };
-                let plus = g.minimal_plus(g.radix()[d], c, t, true);
+                let tie = !self.random_ties || state.aux >> d & 1 == 1;
+                let plus = g.minimal_plus(g.radix()[d], c, t, tie);
                 let upper = !g.wrap() || !Geometry::still_to_wrap(c, t, plus);
                 (Geometry::port(d, plus), upper)
             }
@@ -517,5 +538,32 @@ mod tests {
             (s.spare(), s.single(2, true), s.escape(0, 0, true)),
             (2, (0, 4), (2, 2))
         );
+    }
+
+    #[test]
+    fn random_ties_follow_the_messages_draw_and_only_on_a_tie() {
+        let net = Network::from_spec("torus:4x4").unwrap();
+        let mut s = Steps::new(&net, 3, 6).unwrap();
+        // 0 -> 2: a tie in dimension 0; 0 -> 1: none.
+        let port = |s: &Steps, target, aux| {
+            let mut st = RouteState {
+                aux,
+                ..RouteState::default()
+            };
+            s.hop(0, target, &mut st).0
+        };
+        let (plus, minus) = (Geometry::port(0, true), Geometry::port(0, false));
+        assert_eq!((port(&s, 2, 0), port(&s, 2, 1)), (plus, plus));
+        s.random_ties(true);
+        assert!(s.ties_random());
+        assert_eq!((port(&s, 2, 0), port(&s, 2, 1)), (minus, plus));
+        assert_eq!((port(&s, 1, 0), port(&s, 1, 1)), (plus, plus));
+        // Dimension 1 reads bit 1: 0 -> 8 is (0,0) -> (0,2).
+        let (plus1, minus1) = (Geometry::port(1, true), Geometry::port(1, false));
+        assert_eq!((port(&s, 8, 1), port(&s, 8, 2)), (minus1, plus1));
+        // No ties off the torus rule.
+        let mut h = Steps::new(&Network::from_spec("hypercube:3").unwrap(), 3, 3).unwrap();
+        h.random_ties(true);
+        assert!(!h.ties_random());
     }
 }
