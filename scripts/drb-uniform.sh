@@ -2,7 +2,10 @@
 # Issue 27's uniform-traffic bar: DRB within 10 % of DOR (`dor:tie=random`,
 # the same VCs) on torus:8x8, at 8 and 12 VCs, on the default router and on
 # the presets' router, seeds 1..5; with the specs that split DRB's cost
-# (the static limit `drb:max-size=0`, `ack=delay`, `single-step=classes`).
+# (the static limit `drb:max-size=0`, `ack=delay`, `single-step=classes`,
+# ties drawn per message as dor:tie=random draws them: `tie=random`).
+# docs/results.md ("The uniform bar", "Ties drawn per message") has the
+# tables and the ROUTINGS each was measured with.
 #
 #     bash scripts/drb-uniform.sh [OUT_DIR]      # default target/drb-uniform
 #
@@ -24,7 +27,7 @@ OUT="${1:-target/drb-uniform}"
 read -r -a SEED_LIST <<<"${SEEDS:-1 2 3 4 5}"
 read -r -a VC_LIST <<<"${VCS:-8 12}"
 read -r -a ROUTER_LIST <<<"${ROUTERS-default presets}"
-read -r -a ROUTING_LIST <<<"${ROUTINGS:-dor:tie=random drb drb:single-step=classes drb:ack=delay drb:max-size=0}"
+read -r -a ROUTING_LIST <<<"${ROUTINGS:-dor:tie=random drb drb:single-step=classes drb:ack=delay drb:max-size=0 drb:tie=random drb:tie=random:ack=delay}"
 mkdir -p "$OUT"
 if [ -n "${BIN:-}" ]; then
     B="$BIN"
