@@ -127,7 +127,9 @@ pub enum StepTie {
     /// `tie=random`: drawn uniformly per message and dimension at the
     /// source, as `dor:tie=random`; every step of the message uses the same
     /// draw. The MSPs a metapath offers are still chosen on the routes with
-    /// ties to `+` (their disjointness, [`Drb`](super::Drb)'s candidates).
+    /// ties to `+` (their disjointness, [`Drb`](super::Drb)'s candidates),
+    /// and `Steps::route_hops` (what the app draws for an MSP) shows that
+    /// route: a message of a half-way pair takes it or its mirror image.
     Random,
 }
 
