@@ -210,7 +210,10 @@ crate::spec_options::keyword_enum!(VcClasses);
 ///
 /// Packet state: `tag` bit d = go + on a tie in dimension d; `aux` bit d =
 /// the packet crosses the wrap link in dimension d, bit 16 + d = its class
-/// in dimension d when it does not.
+/// in dimension d when it does not. With strict classes the class bits are
+/// all set and the wrap bits not kept: the class is then the dateline side
+/// the packet is on at each hop (upper once it has crossed the wrap link
+/// or when it never will), which needs neither.
 #[derive(Clone, Debug)]
 pub struct CubeDor {
     geometry: Geometry,
@@ -279,11 +282,15 @@ impl Routing for CubeDor {
             state.tag = tag;
             return;
         }
-        let classes = match self.classes {
-            VcClasses::Balanced => rng.next_u32() & 0xFFFF,
-            VcClasses::Strict => 0xFFFF,
+        *state = match self.classes {
+            VcClasses::Balanced => self.state(pkt, tag, rng.next_u32() & 0xFFFF),
+            // `route` reads no wrap bits with strict classes.
+            VcClasses::Strict => RouteState {
+                tag,
+                aux: 0xFFFF << 16,
+                ..RouteState::default()
+            },
         };
-        *state = self.state(pkt, tag, classes);
     }
 
     /// Every tie choice and class draw (for the channel-dependency test).
@@ -330,10 +337,18 @@ impl Routing for CubeDor {
             // the wrap link, the upper one after; packets that never wrap
             // in this dimension use the class chosen at the source.
             // Selects, not branches.
-            let wraps = state.aux >> bit & 1 == 1;
             let crossed = !Geometry::still_to_wrap(c, t, plus);
-            let class = state.aux >> (16 + bit) & 1 == 1;
-            let upper = (wraps & crossed) | (!wraps & class);
+            // With strict classes a packet that never wraps in this
+            // dimension is upper (class bit set) and never still has to
+            // wrap (`crossed` true), so `crossed` alone is the answer; the
+            // test is the same for every hop of a run.
+            let upper = if self.classes == VcClasses::Strict {
+                crossed
+            } else {
+                let wraps = state.aux >> bit & 1 == 1;
+                let class = state.aux >> (16 + bit) & 1 == 1;
+                (wraps & crossed) | (!wraps & class)
+            };
             let (lo, hi) = if upper {
                 (half, self.vcs - 1)
             } else {
