@@ -16,8 +16,8 @@
 
 use super::unchecked::{at, at_mut, range};
 use super::{
-    ACTIVE, Flit, FlitEvent, HEAD, IDLE, InChannel, InputQueued, InputVc, NONE, OutputVc, ROUTED,
-    TAIL, View,
+    ACTIVE, Flit, FlitEvent, HEAD, IDLE, InChannel, InputQueued, InputVc, NONE, OutputVc, Proposal,
+    ROUTED, TAIL, View,
 };
 use crate::routing::{Candidates, Selection};
 use crate::sim::config::{PortPriority, Switching};
@@ -260,7 +260,12 @@ impl InputQueued {
                     let q = *at(ivcs, i);
                     // (Age-based: grants go in visiting order, split 0.)
                     split += usize::from(!AGE && pi >= start);
-                    *at_mut(proposal, n) = (pi as u32, i as u32);
+                    *at_mut(proposal, n) = Proposal {
+                        ivc: i as u32,
+                        ch: c as u32,
+                        port: pi as u16,
+                        vc: x as u8,
+                    };
                     n += 1;
                     // ...and each output port keeps the proposal that comes
                     // first after its own round-robin pointer (out rr < np:
@@ -296,16 +301,11 @@ impl InputQueued {
             // switch delay (a host after the link latency), and a credit
             // returns upstream after the link latency.
             let mut sent = 0;
-            for t in 0..n {
-                let (pi, i) = *at(
-                    proposal,
-                    if split + t >= n {
-                        split + t - n
-                    } else {
-                        split + t
-                    },
-                );
-                let i = i as usize;
+            let mut j = if split == n { 0 } else { split };
+            for _ in 0..n {
+                let pr = *at(proposal, j);
+                j = if j + 1 == n { 0 } else { j + 1 };
+                let i = pr.ivc as usize;
                 let q: &mut InputVc = at_mut(ivcs, i);
                 let oc = q.out_ch;
                 let g = at_mut(outch, oc as usize);
@@ -313,10 +313,9 @@ impl InputQueued {
                 if g.ivc != i as u32 {
                     continue;
                 }
-                let pi = pi as usize;
+                let pi = pr.port as usize;
                 g.rr = if pi + 1 >= np { 0 } else { pi as u16 + 1 };
-                let c = at(ports, pi).1 as usize;
-                let x = i - c * v;
+                let (c, x) = (pr.ch as usize, pr.vc as usize);
                 let ch = at_mut(inch, c);
                 ch.rr = if x + 1 == v { 0 } else { x as u8 + 1 };
 
@@ -458,6 +457,11 @@ fn propose(
     ivcs: &[InputVc],
     ovc: &[OutputVc],
 ) -> Option<usize> {
+    // One VC (the common case): the pointer does not matter.
+    if mask.is_power_of_two() {
+        let x = mask.trailing_zeros() as usize;
+        return (at(ovc, at(ivcs, c * v + x).out as usize).credits > 0).then_some(x);
+    }
     // Rotate the mask so that bit 0 is the pointer.
     let rot = (mask >> rr) | (mask << (v as u32 - rr));
     let mut pending = rot & ((1u32 << v) - 1);
