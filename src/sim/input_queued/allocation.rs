@@ -577,11 +577,20 @@ fn choose_out_vc(
 #[inline(always)]
 fn free_vc(ovc: &[OutputVc], c: u32, v: usize, lo: u8, hi: u8, need: i32) -> Option<u32> {
     let base = c as usize * v;
-    // A half-open range of `usize`: `lo..=hi` carries an exhaustion flag
-    // that costs a dozen instructions per call (callgrind).
-    (base + lo as usize..base + hi as usize + 1).find_map(|o| {
+    // One index walked up to the last VC (`lo <= hi`: `Endpoints::route`
+    // refuses an empty range); a range iterator kept a second induction
+    // variable and an exhaustion test (callgrind).
+    debug_assert!(lo <= hi, "empty VC range {lo}..={hi}");
+    let (mut o, last) = (base + lo as usize, base + hi as usize);
+    loop {
         let ov = *at(ovc, o);
         // `&`, not `&&`: one branch instead of two coin tosses.
-        ((ov.owner == NONE) & (ov.credits >= need)).then_some(o as u32)
-    })
+        if (ov.owner == NONE) & (ov.credits >= need) {
+            return Some(o as u32);
+        }
+        if o == last {
+            return None;
+        }
+        o += 1;
+    }
 }
