@@ -263,8 +263,9 @@ impl InputQueued {
                     *at_mut(proposal, n) = Proposal {
                         ivc: i as u32,
                         ch: c as u32,
-                        port: pi as u16,
+                        next_port: if pi + 1 >= np { 0 } else { pi as u16 + 1 },
                         vc: x as u8,
+                        next_vc: if x + 1 == v { 0 } else { x as u8 + 1 },
                     };
                     n += 1;
                     // ...and each output port keeps the proposal that comes
@@ -313,11 +314,10 @@ impl InputQueued {
                 if g.ivc != i as u32 {
                     continue;
                 }
-                let pi = pr.port as usize;
-                g.rr = if pi + 1 >= np { 0 } else { pi as u16 + 1 };
+                g.rr = pr.next_port;
                 let (c, x) = (pr.ch as usize, pr.vc as usize);
                 let ch = at_mut(inch, c);
-                ch.rr = if x + 1 == v { 0 } else { x as u8 + 1 };
+                ch.rr = pr.next_vc;
 
                 let flit: Flit = *at(flits, i * depth + q.head as usize);
                 let h = q.head as usize + 1;

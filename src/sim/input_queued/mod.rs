@@ -194,10 +194,13 @@ struct Proposal {
     ivc: u32,
     /// Its channel.
     ch: u32,
-    /// The input port's index at the switch.
-    port: u16,
+    /// The output port's round-robin pointer after a grant to it: the
+    /// next input port's index at the switch.
+    next_port: u16,
     /// The VC's index at the port.
     vc: u8,
+    /// The input port's VC pointer after a grant: the next VC.
+    next_vc: u8,
 }
 
 /// Switch-allocation state of one output port (channel).
@@ -368,8 +371,9 @@ impl InputQueued {
                 Proposal {
                     ivc: NONE,
                     ch: NONE,
-                    port: 0,
+                    next_port: 0,
                     vc: 0,
+                    next_vc: 0,
                 };
                 max_in
             ],
