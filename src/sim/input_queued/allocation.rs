@@ -16,8 +16,8 @@
 
 use super::unchecked::{at, at_mut, range};
 use super::{
-    ACTIVE, Flit, FlitEvent, HEAD, IDLE, InChannel, InputQueued, InputVc, NONE, OutputVc, ROUTED,
-    TAIL, View,
+    ACTIVE, Flit, FlitEvent, HEAD, IDLE, InChannel, InputQueued, InputVc, NONE, OutputVc, Proposal,
+    ROUTED, TAIL, View,
 };
 use crate::routing::{Candidates, Selection};
 use crate::sim::config::{PortPriority, Switching};
@@ -260,7 +260,13 @@ impl InputQueued {
                     let q = *at(ivcs, i);
                     // (Age-based: grants go in visiting order, split 0.)
                     split += usize::from(!AGE && pi >= start);
-                    *at_mut(proposal, n) = (pi as u32, i as u32);
+                    *at_mut(proposal, n) = Proposal {
+                        ivc: i as u32,
+                        ch: c as u32,
+                        next_port: if pi + 1 >= np { 0 } else { pi as u16 + 1 },
+                        vc: x as u8,
+                        next_vc: if x + 1 == v { 0 } else { x as u8 + 1 },
+                    };
                     n += 1;
                     // ...and each output port keeps the proposal that comes
                     // first after its own round-robin pointer (out rr < np:
@@ -296,16 +302,11 @@ impl InputQueued {
             // switch delay (a host after the link latency), and a credit
             // returns upstream after the link latency.
             let mut sent = 0;
-            for t in 0..n {
-                let (pi, i) = *at(
-                    proposal,
-                    if split + t >= n {
-                        split + t - n
-                    } else {
-                        split + t
-                    },
-                );
-                let i = i as usize;
+            let mut j = if split == n { 0 } else { split };
+            for _ in 0..n {
+                let pr = *at(proposal, j);
+                j = if j + 1 == n { 0 } else { j + 1 };
+                let i = pr.ivc as usize;
                 let q: &mut InputVc = at_mut(ivcs, i);
                 let oc = q.out_ch;
                 let g = at_mut(outch, oc as usize);
@@ -313,12 +314,10 @@ impl InputQueued {
                 if g.ivc != i as u32 {
                     continue;
                 }
-                let pi = pi as usize;
-                g.rr = if pi + 1 >= np { 0 } else { pi as u16 + 1 };
-                let c = at(ports, pi).1 as usize;
-                let x = i - c * v;
+                g.rr = pr.next_port;
+                let (c, x) = (pr.ch as usize, pr.vc as usize);
                 let ch = at_mut(inch, c);
-                ch.rr = if x + 1 == v { 0 } else { x as u8 + 1 };
+                ch.rr = pr.next_vc;
 
                 let flit: Flit = *at(flits, i * depth + q.head as usize);
                 let h = q.head as usize + 1;
@@ -458,6 +457,11 @@ fn propose(
     ivcs: &[InputVc],
     ovc: &[OutputVc],
 ) -> Option<usize> {
+    // One VC (the common case): the pointer does not matter.
+    if mask.is_power_of_two() {
+        let x = mask.trailing_zeros() as usize;
+        return (at(ovc, at(ivcs, c * v + x).out as usize).credits > 0).then_some(x);
+    }
     // Rotate the mask so that bit 0 is the pointer.
     let rot = (mask >> rr) | (mask << (v as u32 - rr));
     let mut pending = rot & ((1u32 << v) - 1);
@@ -573,11 +577,20 @@ fn choose_out_vc(
 #[inline(always)]
 fn free_vc(ovc: &[OutputVc], c: u32, v: usize, lo: u8, hi: u8, need: i32) -> Option<u32> {
     let base = c as usize * v;
-    // A half-open range of `usize`: `lo..=hi` carries an exhaustion flag
-    // that costs a dozen instructions per call (callgrind).
-    (base + lo as usize..base + hi as usize + 1).find_map(|o| {
+    // One index walked up to the last VC (`lo <= hi`: `Endpoints::route`
+    // refuses an empty range); a range iterator kept a second induction
+    // variable and an exhaustion test (callgrind).
+    debug_assert!(lo <= hi, "empty VC range {lo}..={hi}");
+    let (mut o, last) = (base + lo as usize, base + hi as usize);
+    loop {
         let ov = *at(ovc, o);
         // `&`, not `&&`: one branch instead of two coin tosses.
-        ((ov.owner == NONE) & (ov.credits >= need)).then_some(o as u32)
-    })
+        if (ov.owner == NONE) & (ov.credits >= need) {
+            return Some(o as u32);
+        }
+        if o == last {
+            return None;
+        }
+        o += 1;
+    }
 }

@@ -161,9 +161,8 @@ pub struct InputQueued {
     credit_wheel: TimeWheel<u32>,
     in_network: u64,
     /// Switch allocation scratch: the proposals of the switch being
-    /// processed, as (input-port index, input VC), in round-robin order
-    /// (one slot per input port).
-    proposal: Vec<(u32, u32)>,
+    /// processed, in round-robin order (one slot per input port).
+    proposal: Vec<Proposal>,
     /// Age-based arbitration scratch ([`PortPriority::Oldest`]): the busy
     /// input ports of the switch being processed as (generation cycle of
     /// the oldest packet at the front of one of their VCs, port index), in
@@ -185,6 +184,23 @@ struct InChannel {
     switch: u32,
     /// Index in the switch's `in_ports` slice (its busy-port bit).
     index: u32,
+}
+
+/// One input port's proposal in switch allocation, with what its grant
+/// needs at hand (no port lookup or multiply when it is granted).
+#[derive(Clone, Copy, Debug)]
+struct Proposal {
+    /// The input VC (channel · V + vc).
+    ivc: u32,
+    /// Its channel.
+    ch: u32,
+    /// The output port's round-robin pointer after a grant to it: the
+    /// next input port's index at the switch.
+    next_port: u16,
+    /// The VC's index at the port.
+    vc: u8,
+    /// The input port's VC pointer after a grant: the next VC.
+    next_vc: u8,
 }
 
 /// Switch-allocation state of one output port (channel).
@@ -351,7 +367,16 @@ impl InputQueued {
             flit_wheel: TimeWheel::new(max_delay),
             credit_wheel: TimeWheel::new(max_delay),
             in_network: 0,
-            proposal: vec![(NONE, NONE); max_in],
+            proposal: vec![
+                Proposal {
+                    ivc: NONE,
+                    ch: NONE,
+                    next_port: 0,
+                    vc: 0,
+                    next_vc: 0,
+                };
+                max_in
+            ],
             order: Vec::with_capacity(max_in),
             net,
         }
