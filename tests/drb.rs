@@ -12,9 +12,10 @@ use petgraph::graphmap::DiGraphMap;
 use routelab::analysis::{ChannelWeights, Cube, TrafficMatrix, channel_loads};
 use routelab::rng::{Stream, stream};
 use routelab::routing::adaptive::Adaptive;
-use routelab::routing::drb::{Drb, DrbSpec, Limit, SingleStep, StepTie, SupernodeType, members};
+use routelab::routing::drb::{Drb, DrbSpec, Limit, SingleStep, SupernodeType, members};
 use routelab::routing::{
-    BufferView, Candidates, Feedback, Hop, PacketInfo, RouteState, Routing, RoutingSpec, Timing,
+    BufferView, Candidates, Feedback, Hop, PacketInfo, RouteState, Routing, RoutingSpec, TieRule,
+    Timing,
 };
 use routelab::scenario::Scenario;
 use routelab::sim::Simulation;
@@ -173,12 +174,17 @@ fn drb_channel_dependencies_are_acyclic() {
                     },
                     DrbSpec {
                         max_size: 2,
-                        tie: StepTie::Random,
+                        tie: TieRule::Random,
                         ..DrbSpec::default()
                     },
                     DrbSpec {
                         limit: Limit::Random,
-                        tie: StepTie::Random,
+                        tie: TieRule::Random,
+                        ..DrbSpec::default()
+                    },
+                    DrbSpec {
+                        max_size: 2,
+                        tie: TieRule::Parity,
                         ..DrbSpec::default()
                     },
                 ] {
@@ -188,7 +194,7 @@ fn drb_channel_dependencies_are_acyclic() {
                         continue;
                     }
                     let mut r = drb(&net, spec, vcs);
-                    if r.steps().ties_random() {
+                    if r.steps().message_ties() {
                         with_ties += 1;
                     }
                     r.set_timing(Timing {
@@ -214,9 +220,10 @@ fn drb_channel_dependencies_are_acyclic() {
                     );
                     let escape_vcs = r.steps().adaptive().map(|(lo, _)| lo).unwrap_or(vcs);
                     let escape = move |vc: u8| vc < escape_vcs;
-                    // `tie=random`: every tie draw (bit d: + in dimension d).
+                    // `tie=random` or `tie=parity`: every tie draw (bit d: + in
+                    // dimension d; parity's two values among them).
                     let draws: Vec<u32> = match r.steps().geometry() {
-                        Some(geo) if r.steps().ties_random() => {
+                        Some(geo) if r.steps().message_ties() => {
                             (0..1u32 << geo.radix().len()).collect()
                         }
                         _ => vec![0],
@@ -999,8 +1006,9 @@ fn stretch_and_latency_options_round_trip_and_refuse_bad_values() {
 /// plus way, so the plus channels carry three hops for every one on the
 /// minus channels (offsets 1 and 2 go plus, offset 3 goes minus); with the
 /// tie drawn per message the two directions carry the same (2 hops each),
-/// as `dor:tie=random` does. Acknowledgements as a delay, so only data
-/// moves.
+/// as `dor:tie=random` does. With ties by the source's parity, even sources
+/// send their half-way destination the plus way and odd ones the minus way:
+/// the same split. Acknowledgements as a delay, so only data moves.
 #[test]
 fn random_ties_split_half_way_pairs_between_the_two_directions() {
     let ratio = |routing: &str| {
@@ -1027,6 +1035,8 @@ fn random_ties_split_half_way_pairs_between_the_two_directions() {
     };
     let plus = ratio("drb:max-size=0:ack=delay");
     let random = ratio("drb:max-size=0:ack=delay:tie=random");
+    let parity = ratio("drb:max-size=0:ack=delay:tie=parity");
     assert!((2.7..3.3).contains(&plus), "ties to +: {plus}");
     assert!((0.9..1.1).contains(&random), "random ties: {random}");
+    assert!((0.9..1.1).contains(&parity), "ties by parity: {parity}");
 }

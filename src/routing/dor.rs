@@ -41,7 +41,7 @@ use super::law::{DimOrder, DimStep, Dir, Law, ObliviousLaw, minimal_dirs, one_ph
 use super::midimew::MidimewMinimal;
 use super::{Candidates, Hop, PacketInfo, RouteState, Routing, Source};
 use crate::topology::cube::Geometry;
-use crate::topology::{Network, Shape};
+use crate::topology::{Network, Shape, SwitchId};
 
 pub(super) const KIND: RoutingKind = RoutingKind {
     name: "dor",
@@ -176,7 +176,8 @@ impl RoutingBuild for DorSpec {
 
 /// Which way DOR goes when a torus offset is exactly k/2 (two minimal
 /// directions). The rule changes throughput on uniform, transpose and
-/// worst-case traffic, so it is a parameter.
+/// worst-case traffic, so it is a parameter (`dor:tie=`, and `drb:tie=` for
+/// the steps of DRB's multi-step paths, [`crate::routing::drb::DrbSpec::tie`]).
 #[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
 #[strum(serialize_all = "lowercase")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -191,6 +192,39 @@ pub enum TieRule {
 }
 
 crate::spec_options::keyword_enum!(TieRule);
+
+impl TieRule {
+    /// A packet's tie bits, set at its source: bit d set means + on a tie
+    /// in dimension d. DOR keeps them in `RouteState::tag`, DRB's steps in
+    /// `RouteState::aux` ([`crate::routing::drb::DrbSpec::tie`]).
+    #[inline]
+    pub fn source_bits<R: rand::RngCore + ?Sized>(self, src_switch: SwitchId, rng: &mut R) -> u32 {
+        match self {
+            TieRule::Random => rng.next_u32(),
+            _ => self.fixed_bits(src_switch),
+        }
+    }
+
+    /// The tie bits of `plus` and `parity`, which draw nothing.
+    fn fixed_bits(self, src_switch: SwitchId) -> u32 {
+        if self == TieRule::Parity && !src_switch.is_multiple_of(2) {
+            0
+        } else {
+            u32::MAX
+        }
+    }
+
+    /// Every value [`TieRule::source_bits`] can take for a packet from
+    /// `src_switch` on a network of `dims` dimensions (for the
+    /// channel-dependency test): all `2^dims` draws with `random` (bits
+    /// above the dimensions do not matter; at most 12 dimensions).
+    pub fn source_choices(self, src_switch: SwitchId, dims: usize) -> Vec<u32> {
+        match self {
+            TieRule::Random => (0..1u32 << dims.min(12)).collect(),
+            _ => vec![self.fixed_bits(src_switch)],
+        }
+    }
+}
 
 /// How torus DOR assigns dateline classes to packets that do not wrap.
 #[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
@@ -267,17 +301,7 @@ impl Routing for CubeDor {
         let Source {
             pkt, state, rng, ..
         } = src;
-        let tag = match self.tie {
-            TieRule::Plus => u32::MAX,
-            TieRule::Parity => {
-                if pkt.src_switch.is_multiple_of(2) {
-                    u32::MAX
-                } else {
-                    0
-                }
-            }
-            TieRule::Random => rng.next_u32(),
-        };
+        let tag = self.tie.source_bits(pkt.src_switch, rng);
         if !self.geometry.wrap() {
             state.tag = tag;
             return;
@@ -296,12 +320,7 @@ impl Routing for CubeDor {
     /// Every tie choice and class draw (for the channel-dependency test).
     fn source_states(&self, pkt: &PacketInfo) -> Option<Vec<RouteState>> {
         let n = self.geometry.dims().min(12);
-        let ties: Vec<u32> = match self.tie {
-            TieRule::Random => (0..1u32 << n).collect(),
-            TieRule::Plus => vec![u32::MAX],
-            TieRule::Parity if pkt.src_switch.is_multiple_of(2) => vec![u32::MAX],
-            TieRule::Parity => vec![0],
-        };
+        let ties = self.tie.source_choices(pkt.src_switch, n);
         let classes: Vec<u32> = match self.classes {
             VcClasses::Balanced if self.geometry.wrap() => (0..1u32 << n).collect(),
             _ => vec![0xFFFF],

@@ -67,7 +67,7 @@ pub mod supernode;
 pub use metapath::{Change, Decision, Metapath, Msp, Params};
 pub use spec::{
     DEFAULT_MAX_SIZE, DEFAULT_MAX_WIDTH, DEFAULT_STRETCH, DEFAULT_TAU, DEFAULT_TOLERANCE, DrbSpec,
-    Limit, MAX_WIDTH, MspLatency, SingleStep, StepTie,
+    Limit, MAX_WIDTH, MspLatency, SingleStep,
 };
 pub use steps::Steps;
 pub use supernode::{SupernodeType, members};
@@ -76,7 +76,8 @@ pub(in crate::routing) use spec::KIND;
 
 use super::registry::RoutingBuild;
 use super::{
-    Acknowledgement, Candidates, Feedback, Hop, PacketInfo, RouteState, Routing, Source, Timing,
+    Acknowledgement, Candidates, Feedback, Hop, PacketInfo, RouteState, Routing, Source, TieRule,
+    Timing,
 };
 use crate::rng::{below, unit};
 use crate::topology::{Network, PortId, Shape, SwitchId};
@@ -145,7 +146,7 @@ impl Drb {
         spec.applies_to(net)?;
         let mut steps = Steps::new(net, spec.classes(), vcs)?;
         steps.spare_for_single(spec.single_step == SingleStep::Spare);
-        steps.random_ties(spec.tie == StepTie::Random);
+        steps.set_message_ties(spec.tie != TieRule::Plus);
         let n = steps.nodes() as usize;
         Ok(Drb {
             params: Params {
@@ -332,9 +333,12 @@ impl Routing for Drb {
         };
         vias.sort_unstable();
         vias.dedup();
-        // With `tie=random`, every tie draw (bit d: + in dimension d).
+        // The message's tie bits (bit d: + in dimension d): every draw
+        // with `tie=random`, the source's parity's with `tie=parity`.
         let ties: Vec<u32> = match self.steps.geometry() {
-            Some(g) if self.steps.ties_random() => (0..1u32 << g.radix().len()).collect(),
+            Some(g) if self.steps.message_ties() => {
+                self.spec.tie.source_choices(a, g.radix().len())
+            }
             _ => vec![0],
         };
         Some(
@@ -414,8 +418,8 @@ impl Routing for Drb {
         state.hop = 0;
         state.tag = 0;
         state.via = [x, y];
-        if self.steps.ties_random() {
-            state.aux = rand::RngCore::next_u32(rng);
+        if self.steps.message_ties() {
+            state.aux = self.spec.tie.source_bits(a, rng);
         }
         state.path = path.min(u16::MAX as u32) as u16;
     }

@@ -5,14 +5,14 @@
 //! options do.
 
 use super::SupernodeType;
-use crate::routing::Acknowledgement;
 use crate::routing::kind::options;
 use crate::routing::kind::{Family, RoutingBuild, RoutingKind};
+use crate::routing::{Acknowledgement, TieRule};
 
 pub(in crate::routing) const KIND: RoutingKind = RoutingKind {
     name: "drb",
     aliases: &[],
-    options: "[:tau=F][:tolerance=F][:max-size=N][:max-width=N][:supernode=gravity|subtopology][:ack=packet|delay][:stretch=N|any][:latency=network|total][:single-step=spare|classes][:tie=plus|random][:limit=random]",
+    options: "[:tau=F][:tolerance=F][:max-size=N][:max-width=N][:supernode=gravity|subtopology][:ack=packet|delay][:stretch=N|any][:latency=network|total][:single-step=spare|classes][:tie=plus|random|parity][:limit=random]",
     summary: "Distributed Routing Balancing: metapaths of multi-step paths through supernodes, widened by acknowledged latency",
     families: &[Family::Adaptive],
     parse: |parts| DrbSpec::parse(parts).map(|s| Box::new(s) as Box<dyn RoutingBuild>),
@@ -78,9 +78,26 @@ pub struct DrbSpec {
     /// `single-step`: whether single-step messages also use the data VCs
     /// the step classes leave over ([`SingleStep`]).
     pub single_step: SingleStep,
-    /// `tie`: which way a step goes on a torus when an offset is exactly
-    /// half a ring ([`StepTie`]).
-    pub tie: StepTie,
+    /// `tie`: which way a step goes on a torus when the offset in a
+    /// dimension is exactly half the ring (two minimal directions), DOR's
+    /// [`TieRule`]. The paper's steps follow "minimal static routing" (§3)
+    /// without naming a tie rule; it changes throughput (on torus:8x8 under
+    /// uniform traffic DOR with ties to `+` saturates 14-15 % below DOR with
+    /// random ties, docs/results.md), so it is a parameter:
+    /// - `plus` (the default): always +, as `dor` (and BookSim's DOR) by
+    ///   default;
+    /// - `random`: drawn uniformly per message and dimension at the source,
+    ///   as `dor:tie=random`;
+    /// - `parity`: + when the message's source switch is even, − when odd,
+    ///   as `dor:tie=parity`.
+    ///
+    /// Every step of a message uses the same choice. The MSPs a metapath
+    /// offers are still chosen on the routes with ties to `+` (their
+    /// disjointness, [`Drb`](super::Drb)'s candidates), and
+    /// `Steps::route_hops` (what the app draws for an MSP) shows that route:
+    /// a message of a half-way pair takes it or its mirror image. Meshes,
+    /// hypercubes and midimew have no ties.
+    pub tie: TieRule,
     pub limit: Limit,
 }
 
@@ -109,31 +126,6 @@ pub enum SingleStep {
 }
 
 crate::spec_options::keyword_enum!(SingleStep);
-
-/// Which way a step goes on a torus when the offset in a dimension is
-/// exactly half the ring (two minimal directions). The paper's steps follow
-/// "minimal static routing" (§3) without naming a tie rule; it changes
-/// throughput (on torus:8x8 under uniform traffic DOR with ties to `+`
-/// saturates 14-15 % below DOR with random ties, docs/results.md), so it
-/// is a parameter. Meshes, hypercubes and midimew have no ties.
-#[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
-#[strum(serialize_all = "lowercase")]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum StepTie {
-    /// `tie=plus` (the default): always the + direction, as `dor` (and
-    /// BookSim's DOR) by default.
-    #[default]
-    Plus,
-    /// `tie=random`: drawn uniformly per message and dimension at the
-    /// source, as `dor:tie=random`; every step of the message uses the same
-    /// draw. The MSPs a metapath offers are still chosen on the routes with
-    /// ties to `+` (their disjointness, [`Drb`](super::Drb)'s candidates),
-    /// and `Steps::route_hops` (what the app draws for an MSP) shows that
-    /// route: a message of a half-way pair takes it or its mirror image.
-    Random,
-}
-
-crate::spec_options::keyword_enum!(StepTie);
 
 /// Which of a message's latencies DRB's monitoring measures: eq. 3's
 /// Latency(MSP), "the transmission time plus the waiting time spent by one
@@ -171,7 +163,7 @@ impl Default for DrbSpec {
             stretch: Some(DEFAULT_STRETCH),
             latency: MspLatency::Network,
             single_step: SingleStep::Spare,
-            tie: StepTie::Plus,
+            tie: TieRule::Plus,
             limit: Limit::None,
         }
     }

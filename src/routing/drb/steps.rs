@@ -1,7 +1,7 @@
 //! The steps of a multi-step path (Franco et al. §2, Definition 2): each
 //! step follows the network's minimal static routing — DOR on tori and
-//! meshes (ties to `+`, or drawn per message with `tie=random`:
-//! [`StepTie`](super::StepTie)),
+//! meshes (ties to `+`, or chosen per message with `tie=random` or
+//! `tie=parity`: [`DrbSpec::tie`](super::DrbSpec::tie)),
 //! e-cube on hypercubes, the minimal rule on midimew
 //! ([`MidimewMinimal`]) — and the virtual channels each step may use.
 //!
@@ -106,8 +106,8 @@ use crate::topology::{Network, PortId, Shape, SwitchId, all_pairs};
 /// The static minimal routing one step follows.
 #[derive(Clone, Debug)]
 enum Rule {
-    /// DOR on a torus or mesh, ties to + (or by the message's draw in
-    /// `RouteState::aux`, [`Steps::random_ties`]).
+    /// DOR on a torus or mesh, ties to + (or by the message's own tie bits
+    /// in `RouteState::aux`, [`Steps::message_ties`]).
     Cube(Geometry),
     /// E-cube: the lowest differing bit first.
     Hypercube,
@@ -146,8 +146,9 @@ pub struct Steps {
     /// and whether a VC holds one packet at a time (the escape layout).
     single: bool,
     one_packet: bool,
-    /// Ties on a torus go by the message's draw (`tie=random`).
-    random_ties: bool,
+    /// Ties on a torus go by the message's tie bits (`tie=random` or
+    /// `tie=parity`).
+    message_ties: bool,
 }
 
 /// The most classes a route uses (three steps).
@@ -216,7 +217,7 @@ impl Steps {
             spare: 0,
             single: false,
             one_packet: false,
-            random_ties: false,
+            message_ties: false,
         })
     }
 
@@ -238,18 +239,21 @@ impl Steps {
     }
 
     /// Break a torus step's ties (an offset of exactly half a ring) by the
-    /// message's own draw, bit d of `RouteState::aux` meaning + in
-    /// dimension d (`tie=random`), instead of always going + (module docs).
-    /// Each direction of a ring keeps its own dateline, so the classes'
-    /// argument holds for either draw (`tests/drb.rs` checks every draw).
-    pub fn random_ties(&mut self, on: bool) {
-        self.random_ties = on && matches!(self.rule, Rule::Cube(_));
+    /// message's own tie bits, bit d of `RouteState::aux` meaning + in
+    /// dimension d (set at the source: drawn with `tie=random`, from the
+    /// source's parity with `tie=parity`), instead of always going +
+    /// (module docs). Each direction of a ring keeps its own dateline, so
+    /// the classes' argument holds for any bits (`tests/drb.rs` checks
+    /// every combination).
+    pub fn set_message_ties(&mut self, on: bool) {
+        self.message_ties = on && matches!(self.rule, Rule::Cube(_));
     }
 
-    /// Whether ties go by the message's draw ([`Steps::random_ties`]).
+    /// Whether ties go by the message's tie bits
+    /// ([`Steps::set_message_ties`]).
     #[inline]
-    pub fn ties_random(&self) -> bool {
-        self.random_ties
+    pub fn message_ties(&self) -> bool {
+        self.message_ties
     }
 
     fn arrange(&mut self) {
@@ -342,7 +346,7 @@ impl Steps {
                 let Some((d, c, t)) = g.first_difference(at, target) else {
                     return (0, true);
                 };
-                let tie = !self.random_ties || state.aux >> d & 1 == 1;
+                let tie = !self.message_ties || state.aux >> d & 1 == 1;
                 let plus = g.minimal_plus(g.radix()[d], c, t, tie);
                 let upper = !g.wrap() || !Geometry::still_to_wrap(c, t, plus);
                 (Geometry::port(d, plus), upper)
@@ -541,7 +545,7 @@ mod tests {
     }
 
     #[test]
-    fn random_ties_follow_the_messages_draw_and_only_on_a_tie() {
+    fn message_ties_follow_the_messages_bits_and_only_on_a_tie() {
         let net = Network::from_spec("torus:4x4").unwrap();
         let mut s = Steps::new(&net, 3, 6).unwrap();
         // 0 -> 2: a tie in dimension 0; 0 -> 1: none.
@@ -554,8 +558,8 @@ mod tests {
         };
         let (plus, minus) = (Geometry::port(0, true), Geometry::port(0, false));
         assert_eq!((port(&s, 2, 0), port(&s, 2, 1)), (plus, plus));
-        s.random_ties(true);
-        assert!(s.ties_random());
+        s.set_message_ties(true);
+        assert!(s.message_ties());
         assert_eq!((port(&s, 2, 0), port(&s, 2, 1)), (minus, plus));
         assert_eq!((port(&s, 1, 0), port(&s, 1, 1)), (plus, plus));
         // Dimension 1 reads bit 1: 0 -> 8 is (0,0) -> (0,2).
@@ -563,7 +567,7 @@ mod tests {
         assert_eq!((port(&s, 8, 1), port(&s, 8, 2)), (minus1, plus1));
         // No ties off the torus rule.
         let mut h = Steps::new(&Network::from_spec("hypercube:3").unwrap(), 3, 3).unwrap();
-        h.random_ties(true);
-        assert!(!h.ties_random());
+        h.set_message_ties(true);
+        assert!(!h.message_ties());
     }
 }
