@@ -12,6 +12,9 @@ echo "== clippy (core only, then with the GUI)"
 cargo clippy --no-default-features --all-targets -- -D warnings
 cargo clippy --all-targets -- -D warnings
 
+echo "== rustdoc (intra-doc links resolve, with the GUI)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
+
 echo "== tests: core without egui"
 cargo test --no-default-features
 

@@ -9,7 +9,7 @@
 //! accessible progress indicator named "Switch N buffer: X of Y messages".
 //!
 //! From k = [`POD_K`] on, every switch and link would make a hairball, so
-//! the pods are drawn folded ([`pods`]): each pod a block with its
+//! the pods are drawn folded (`pods`): each pod a block with its
 //! aggregate and access switches' fills, one arrow pair between it and the
 //! core; a click on a pod unfolds it (its switches, links and servers
 //! drawn in full), a click on its header folds it again.

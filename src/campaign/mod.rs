@@ -1,6 +1,6 @@
 //! Campaigns: a paper's whole experiment as one file.
 //!
-//! A campaign file ([`file`]) names a base scenario and axes; their
+//! A campaign file ([`mod@file`]) names a base scenario and axes; their
 //! product is the campaign's points, each with a stable id (a hash of its
 //! canonical scenario). [`run`] computes the points not yet in an output
 //! directory on every core, one result file per point, written whole or

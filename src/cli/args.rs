@@ -285,7 +285,7 @@ impl ScenarioArgs {
     /// one's family that applies to the topology. Every one is checked
     /// against the network before any runs, and what the check built (the
     /// network, the parsed routing, the pattern and the routing's tables)
-    /// is kept for the run ([`Planned`]).
+    /// is kept for the run (`Planned`).
     pub fn scenarios(&self, compare: bool) -> Result<Vec<Planned>, CliError> {
         let base = self.scenario()?;
         super::progress::phase(format!(

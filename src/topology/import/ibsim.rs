@@ -1,6 +1,6 @@
 //! ibsim's network files (`ibsim:PATH`), the format of ibsim's
 //! `net-examples` (linux-rdma/ibsim): ibnetdiscover's records, read with
-//! [`Dialect::IbSim`](super::ibnetdiscover::Dialect::IbSim):
+//! [`super::ibnetdiscover::Dialect::IbSim`]:
 //!
 //! ```text
 //! Switch 8 "Switch1"

@@ -36,7 +36,7 @@
 //!   the same fabric written in two formats gives the same channel ids.
 //! - [`Shape::Irregular`]: every routing for irregular networks applies
 //!   (up*/down*, the `paths:` selections).
-//! - drawing coordinates by levels ([`super::layout::by_levels`]).
+//! - drawing coordinates by levels (`topology::layout::by_levels`).
 //!
 //! What a user recognises (descriptions, GUIDs, LIDs, file port numbers,
 //! link width and speed) is kept as [`FabricInfo`] on the network
