@@ -734,11 +734,17 @@ impl SwitchModel for InputQueued {
         // Compiled four ways, so that the common runs (no acknowledgement
         // class, no age-based arbitration) carry neither.
         let acks = (ep.data_vcs() as usize) < self.v;
+        let fast = !acks
+            && self.port_priority == PortPriority::Rotating
+            && self.switching == Switching::Wormhole
+            && !self.wait_for_tail_credit
+            && self.selection == Selection::Fixed;
         let r = match (acks, self.port_priority == PortPriority::Oldest) {
-            (true, false) => self.allocate::<true, false>(now, ep),
-            (false, false) => self.allocate::<false, false>(now, ep),
-            (true, true) => self.allocate::<true, true>(now, ep),
-            (false, true) => self.allocate::<false, true>(now, ep),
+            _ if fast => self.allocate::<false, false, true>(now, ep),
+            (true, false) => self.allocate::<true, false, false>(now, ep),
+            (false, false) => self.allocate::<false, false, false>(now, ep),
+            (true, true) => self.allocate::<true, true, false>(now, ep),
+            (false, true) => self.allocate::<false, true, false>(now, ep),
         };
         r.map_err(|_| ep.take_fault())
     }
