@@ -82,6 +82,13 @@ pub struct Endpoints {
     arrivals: Vec<Arrivals>,
     traffic_rng: SimRng,
     sources: Vec<VecDeque<QueuedPacket>>,
+    /// Bit h set when host h may have something to send: set whenever a
+    /// packet or an acknowledgement is queued there, cleared by the switch
+    /// model ([`Endpoints::host_idle`]) once it finds nothing. A superset
+    /// of the hosts [`Endpoints::next_at`] answers for, so a model that
+    /// visits its set bits in order visits every host with something to
+    /// send, in host order, without testing the idle ones.
+    ready: Vec<u64>,
     packets: PacketSlab,
     /// Routings by epoch; new packets use the last one.
     routings: Vec<Box<dyn Routing>>,
@@ -122,6 +129,7 @@ impl Endpoints {
         Endpoints {
             stats: Stats::new(net.num_channels(), net.num_switches(), net.num_hosts()),
             sources: vec![VecDeque::new(); net.num_hosts()],
+            ready: vec![0; net.num_hosts().div_ceil(64)],
             arrivals,
             traffic_rng,
             packets: PacketSlab::default(),
@@ -194,6 +202,7 @@ impl Endpoints {
                 });
             }
             if k > 0 {
+                self.ready[h / 64] |= 1 << (h % 64);
                 self.stats
                     .generated(h as u32, k as u64, k as u64 * l, self.measuring);
                 if let Some(d) = &mut self.deadlines {
@@ -210,6 +219,7 @@ impl Endpoints {
             dst,
             gen_cycle: now,
         });
+        self.mark_ready(src as usize);
         self.stats
             .generated(src, 1, self.packet_flits as u64, self.measuring);
         if let Some(d) = &mut self.deadlines {
@@ -265,6 +275,31 @@ impl Endpoints {
         self.data_vcs
     }
 
+    /// Word `k` of the hosts that may have something to send (hosts
+    /// `64k..64k + 64`, bit i for host 64k + i; see `ready`).
+    #[inline]
+    pub fn ready_hosts(&self, k: usize) -> u64 {
+        self.ready[k]
+    }
+
+    /// Words of [`Endpoints::ready_hosts`].
+    #[inline]
+    pub fn ready_words(&self) -> usize {
+        self.ready.len()
+    }
+
+    /// Host `h` has nothing to send ([`Endpoints::next_at`] is `None`):
+    /// it leaves the ready set until something is queued there again.
+    #[inline]
+    pub fn host_idle(&mut self, h: usize) {
+        debug_assert!(self.next_at(h).is_none());
+        self.ready[h / 64] &= !(1 << (h % 64));
+    }
+
+    fn mark_ready(&mut self, h: usize) {
+        self.ready[h / 64] |= 1 << (h % 64);
+    }
+
     /// What host `h` would send next, if anything: a waiting
     /// acknowledgement first, then the front of its source queue.
     #[inline]
@@ -318,6 +353,11 @@ impl Endpoints {
             return Some(id);
         }
         let QueuedPacket { dst, gen_cycle } = self.sources[h].pop_front()?;
+        // The last packet out: the host leaves the ready set now rather
+        // than on the model's next visit.
+        if self.sources[h].is_empty() && !self.acks.waiting_at(h) {
+            self.ready[h / 64] &= !(1 << (h % 64));
+        }
         let src = self.net.host(h as u32);
         let info = PacketInfo {
             src_host: h as u32,
@@ -604,7 +644,10 @@ impl Endpoints {
                         .heard_at(&self.net, p.info.dst_switch, p.info.src_switch, now);
                 self.acks.schedule(heard, p.epoch, feedback);
             }
-            Acknowledgement::Packet => self.acks.enqueue(p.info.dst_host, pending),
+            Acknowledgement::Packet => {
+                self.acks.enqueue(p.info.dst_host, pending);
+                self.mark_ready(p.info.dst_host as usize);
+            }
             Acknowledgement::None => {}
         }
     }
