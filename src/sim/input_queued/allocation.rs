@@ -35,9 +35,10 @@ impl InputQueued {
     /// ([`PortPriority::Oldest`]); the other priorities are compiled
     /// without it. `FAST`: the deterministic wormhole router, routelab's
     /// default (no acknowledgement class, rotating priorities, wormhole
-    /// switching without waiting for the tail credit, [`Selection::Fixed`]),
-    /// compiled with those settings as constants: fewer live values in the
-    /// loop and no tests of them per VC (−2.4 to −2.7 % instructions,
+    /// switching without waiting for the tail credit, [`Selection::Fixed`],
+    /// at most 64 input ports a switch), compiled with those settings as
+    /// constants: fewer live values in the loop (the busy-port iterator
+    /// keeps one word) and no tests of them per VC (−4 % instructions,
     /// docs/performance.md). The caller picks it only when the router is so
     /// configured, so the results are the same either way.
     pub(super) fn allocate<const ACKS: bool, const AGE: bool, const FAST: bool>(
@@ -91,7 +92,7 @@ impl InputQueued {
             &mut sw_flits[..],
             &mut proposal[..],
         );
-        let (v, depth, w) = (*v, *depth, *port_words);
+        let (v, depth, w) = (*v, *depth, if FAST { 1 } else { *port_words });
         let (switching, selection, port_priority) = if FAST {
             (
                 Switching::Wormhole,

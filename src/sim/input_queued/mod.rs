@@ -775,7 +775,8 @@ impl SwitchModel for InputQueued {
             && self.port_priority == PortPriority::Rotating
             && self.switching == Switching::Wormhole
             && !self.wait_for_tail_credit
-            && self.selection == Selection::Fixed;
+            && self.selection == Selection::Fixed
+            && self.port_words == 1;
         let r = match (acks, self.port_priority == PortPriority::Oldest) {
             _ if fast => self.allocate::<false, false, true>(now, ep),
             (true, false) => self.allocate::<true, false, false>(now, ep),
