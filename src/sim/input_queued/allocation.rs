@@ -22,6 +22,7 @@ use super::{
 use crate::routing::{Candidates, Selection};
 use crate::sim::config::{PortPriority, Switching};
 use crate::sim::endpoints::{Endpoints, Faulted};
+use std::cell::Cell;
 
 impl InputQueued {
     /// Advance every switch that holds flits by one cycle, in switch order.
@@ -86,12 +87,11 @@ impl InputQueued {
             &mut ivcs[..],
             &mut cands[..],
         );
-        let (ovc, outch, sw_flits, proposal) = (
-            &mut ovc[..],
-            &mut outch[..],
-            &mut sw_flits[..],
-            &mut proposal[..],
-        );
+        // The output VCs as cells: the routing's view of their credits is
+        // made once per switch and stays valid while allocation sets their
+        // owners (a `Cell` of a `Copy` value costs nothing).
+        let ovc: &[Cell<OutputVc>] = Cell::from_mut(&mut ovc[..]).as_slice_of_cells();
+        let (outch, sw_flits, proposal) = (&mut outch[..], &mut sw_flits[..], &mut proposal[..]);
         let (v, depth, w) = (*v, *depth, if FAST { 1 } else { *port_words });
         let (switching, selection, port_priority) = if FAST {
             (
@@ -136,6 +136,11 @@ impl InputQueued {
                 *at(out_start, s + 1) as usize,
             );
             let np16 = np.max(1) as u16;
+            let view = View {
+                credits: ovc,
+                out,
+                v,
+            };
 
             // One pass over the busy input ports (holding flits) in
             // round-robin order: from the switch's pointer on, then those
@@ -208,11 +213,6 @@ impl InputQueued {
                         );
                         let cand = &mut scratch;
                         cand.clear();
-                        let view = View {
-                            credits: ovc,
-                            out,
-                            v,
-                        };
                         ep.route(
                             f.packet,
                             s as u32,
@@ -241,7 +241,7 @@ impl InputQueued {
                         .flatten()
                     {
                         Some((o, oc)) => {
-                            at_mut(ovc, o as usize).owner = i as u32;
+                            set_owner(at(ovc, o as usize), i as u32);
                             q.out = o;
                             q.out_ch = oc;
                             q.state = ACTIVE;
@@ -361,7 +361,10 @@ impl InputQueued {
                 // that switch (switch delay); into a host: neither (hosts
                 // always accept). Selects, not branches.
                 let to_switch = oc < first_ejection;
-                at_mut(ovc, o).credits -= i32::from(to_switch);
+                let ov = at(ovc, o);
+                let mut spent = ov.get();
+                spent.credits -= i32::from(to_switch);
+                ov.set(spent);
                 let delay = if to_switch {
                     link_latency + switch_delay
                 } else {
@@ -369,7 +372,7 @@ impl InputQueued {
                 };
                 flit_wheel.schedule(now + delay, FlitEvent { ch: oc, vc, flit });
                 if flit.flags() & TAIL != 0 {
-                    at_mut(ovc, o).owner = NONE;
+                    set_owner(at(ovc, o), NONE);
                     q.state = IDLE;
                     q.out = NONE;
                     ch.active &= !(1 << x);
@@ -472,12 +475,12 @@ fn propose(
     v: usize,
     c: usize,
     ivcs: &[InputVc],
-    ovc: &[OutputVc],
+    ovc: &[Cell<OutputVc>],
 ) -> Option<usize> {
     // One VC (the common case): the pointer does not matter.
     if mask.is_power_of_two() {
         let x = mask.trailing_zeros() as usize;
-        return (at(ovc, at(ivcs, c * v + x).out as usize).credits > 0).then_some(x);
+        return (at(ovc, at(ivcs, c * v + x).out as usize).get().credits > 0).then_some(x);
     }
     // Rotate the mask so that bit 0 is the pointer.
     let rot = (mask >> rr) | (mask << (v as u32 - rr));
@@ -488,7 +491,7 @@ fn propose(
         // (rr + k) mod v, without a branch.
         let x = (rr + k) as usize;
         let x = x - v * usize::from(x >= v);
-        if at(ovc, at(ivcs, c * v + x).out as usize).credits > 0 {
+        if at(ovc, at(ivcs, c * v + x).out as usize).get().credits > 0 {
             return Some(x);
         }
     }
@@ -504,7 +507,7 @@ fn propose_oldest(
     v: usize,
     c: usize,
     ivcs: &[InputVc],
-    ovc: &[OutputVc],
+    ovc: &[Cell<OutputVc>],
     flits: &[Flit],
     depth: usize,
     ep: &Endpoints,
@@ -514,7 +517,7 @@ fn propose_oldest(
     while pending != 0 {
         let x = pending.trailing_zeros() as usize;
         pending &= pending - 1;
-        if at(ovc, at(ivcs, c * v + x).out as usize).credits > 0 {
+        if at(ovc, at(ivcs, c * v + x).out as usize).get().credits > 0 {
             let age = front_age(c * v + x, ivcs, flits, depth, ep);
             if best.is_none_or(|(a, _)| age < a) {
                 best = Some((age, x));
@@ -550,7 +553,7 @@ fn whole_packet_here(flits: &[Flit], q: &InputVc, i: usize, depth: usize, l: usi
 #[inline(always)]
 fn choose_out_vc(
     cands: &Candidates,
-    ovc: &[OutputVc],
+    ovc: &[Cell<OutputVc>],
     out: &[u32],
     v: usize,
     need: i32,
@@ -575,7 +578,7 @@ fn choose_out_vc(
             for (c, lo, hi) in connected {
                 for vc in lo as usize..hi as usize + 1 {
                     let o = c as usize * v + vc;
-                    let ov = *at(ovc, o);
+                    let ov = at(ovc, o).get();
                     if ov.owner == NONE
                         && ov.credits >= need
                         && best.is_none_or(|(_, _, cr)| ov.credits > cr)
@@ -592,7 +595,7 @@ fn choose_out_vc(
 /// The first free output VC among VCs `lo..=hi` of channel `c` with at
 /// least `need` credits.
 #[inline(always)]
-fn free_vc(ovc: &[OutputVc], c: u32, v: usize, lo: u8, hi: u8, need: i32) -> Option<u32> {
+fn free_vc(ovc: &[Cell<OutputVc>], c: u32, v: usize, lo: u8, hi: u8, need: i32) -> Option<u32> {
     let base = c as usize * v;
     // One index walked up to the last VC (`lo <= hi`: `Endpoints::route`
     // refuses an empty range); a range iterator kept a second induction
@@ -600,7 +603,7 @@ fn free_vc(ovc: &[OutputVc], c: u32, v: usize, lo: u8, hi: u8, need: i32) -> Opt
     debug_assert!(lo <= hi, "empty VC range {lo}..={hi}");
     let (mut o, last) = (base + lo as usize, base + hi as usize);
     loop {
-        let ov = *at(ovc, o);
+        let ov = at(ovc, o).get();
         // `&`, not `&&`: one branch instead of two coin tosses.
         if (ov.owner == NONE) & (ov.credits >= need) {
             return Some(o as u32);
@@ -610,4 +613,12 @@ fn free_vc(ovc: &[OutputVc], c: u32, v: usize, lo: u8, hi: u8, need: i32) -> Opt
         }
         o += 1;
     }
+}
+
+/// An output VC's owner (the input VC holding it, or `NONE`).
+#[inline(always)]
+fn set_owner(ov: &Cell<OutputVc>, owner: u32) {
+    let mut x = ov.get();
+    x.owner = owner;
+    ov.set(x);
 }

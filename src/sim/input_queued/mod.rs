@@ -244,7 +244,7 @@ struct OutputVc {
 }
 
 struct View<'a> {
-    credits: &'a [OutputVc],
+    credits: &'a [std::cell::Cell<OutputVc>],
     out: &'a [u32],
     v: usize,
 }
@@ -253,6 +253,7 @@ impl BufferView for View<'_> {
     fn free_slots(&self, port: PortId, vc: u8) -> u32 {
         match self.out.get(port as usize) {
             Some(&c) if c != NONE => self.credits[c as usize * self.v + vc as usize]
+                .get()
                 .credits
                 .max(0) as u32,
             _ => 0,
