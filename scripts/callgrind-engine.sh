@@ -13,11 +13,9 @@
 # Needs valgrind (Debian: apt-get install valgrind).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BIN="${1:-}"
-if [ -z "$BIN" ]; then
-    (cd "$ROOT" && cargo build --release --no-default-features --bin routelab --quiet)
-    BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/routelab"
-fi
+# shellcheck source=scripts/routelab-bin.sh
+. "$ROOT/scripts/routelab-bin.sh"
+BIN="$(BIN="${1:-}" routelab_bin)"
 OUT="${2:-$(mktemp -d)}"
 mkdir -p "$OUT"
 command -v valgrind >/dev/null || { echo "valgrind not found (apt-get install valgrind)" >&2; exit 1; }

@@ -20,12 +20,9 @@ if [ $# -gt 0 ] && [ "$1" != "--" ]; then FILE="$1"; shift; fi
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then OUT="$1"; shift; fi
 [ $# -gt 0 ] && [ "$1" = "--" ] && shift
 OPTS=("$@")
-if [ -n "${BIN:-}" ]; then
-    B="$BIN"
-else
-    cargo build --release --no-default-features --bin routelab --quiet
-    B=target/release/routelab
-fi
+# shellcheck source=scripts/routelab-bin.sh
+. "$(dirname "${BASH_SOURCE[0]}")/routelab-bin.sh"
+B="$(routelab_bin)"
 # REUSE_WHOLE=1 keeps a finished uninterrupted run from before.
 if [ "${REUSE_WHOLE:-}" = 1 ]; then
     rm -rf "$OUT/resumed"

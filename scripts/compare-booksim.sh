@@ -17,7 +17,8 @@
 # each is reported), CYCLES (30000: BookSim runs one warm-up period and
 # three measured periods of CYCLES/4 each, then drains; routelab runs the
 # same warm-up and measured cycles), SIZES ("8:0.3 16:0.15 32:0.075",
-# radix:load pairs). Both rates are whole-process: cycles simulated over
+# radix:load pairs), BIN (a routelab binary to run instead of building
+# one, scripts/routelab-bin.sh). Both rates are whole-process: cycles simulated over
 # CPU time (user + system) of the process, building included; BookSim's
 # cycle count is its own "Time taken is N cycles" (drain included).
 # See docs/performance.md for what the numbers mean.
@@ -48,11 +49,10 @@ if [ ! -x "$BOOKSIM" ]; then
 fi
 
 # --- routelab (release, core and CLI only) ------------------------------------
-echo "building routelab (cargo build --release --no-default-features)" >&2
-(cd "$ROOT" && cargo build --release --no-default-features --bin routelab --quiet)
-TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
-case "$TARGET_DIR" in /*) ;; *) TARGET_DIR="$ROOT/$TARGET_DIR" ;; esac
-ROUTELAB="$TARGET_DIR/release/routelab"
+[ -n "${BIN:-}" ] || echo "building routelab (cargo build --release --no-default-features)" >&2
+# shellcheck source=scripts/routelab-bin.sh
+. "$ROOT/scripts/routelab-bin.sh"
+ROUTELAB="$(routelab_bin)"
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT

@@ -8,7 +8,9 @@
 #
 # Knobs (environment): LOAD (0.5), WARMUP (1000), CYCLES (10000 measured),
 # REPS (5 runs of each, alternating; the median of each is reported),
-# ROUTELAB_FLAGS (extra `routelab sim` flags, e.g. "--buffer-flits 16").
+# ROUTELAB_FLAGS (extra `routelab sim` flags, e.g. "--buffer-flits 16"),
+# BIN (a routelab binary to run instead of building one,
+# scripts/routelab-bin.sh).
 # Installs caminos with `cargo install caminos --locked` if it is missing
 # (~5 min). See docs/performance.md for what the numbers mean.
 set -euo pipefail
@@ -33,11 +35,10 @@ if [ -z "$CAMINOS" ]; then
 fi
 
 # --- routelab (release, core and CLI only) ------------------------------------
-echo "building routelab (cargo build --release --no-default-features)" >&2
-(cd "$ROOT" && cargo build --release --no-default-features --bin routelab --quiet)
-TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
-case "$TARGET_DIR" in /*) ;; *) TARGET_DIR="$ROOT/$TARGET_DIR" ;; esac
-ROUTELAB="$TARGET_DIR/release/routelab"
+[ -n "${BIN:-}" ] || echo "building routelab (cargo build --release --no-default-features)" >&2
+# shellcheck source=scripts/routelab-bin.sh
+. "$ROOT/scripts/routelab-bin.sh"
+ROUTELAB="$(routelab_bin)"
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT

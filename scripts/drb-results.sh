@@ -34,12 +34,9 @@ STEPS="${STEPS:-tau sweeps table hotspot buffers}"
 EXTRA="${EXTRA:-}"
 mkdir -p "$OUT"
 # BIN: a routelab binary to use instead of building one.
-if [ -n "${BIN:-}" ]; then
-    B="$BIN"
-else
-    cargo build --release --no-default-features --bin routelab --quiet
-    B=target/release/routelab
-fi
+# shellcheck source=scripts/routelab-bin.sh
+. "$(dirname "${BASH_SOURCE[0]}")/routelab-bin.sh"
+B="$(routelab_bin)"
 
 # The routers (COMMON: the presets'; COMMON3: 3-flit buffers).
 # shellcheck source=scripts/drb-router.sh

@@ -43,12 +43,9 @@ STEPS="${STEPS:-sat1 sat3 hot1 hot3 hot3d summary}"
 DRB1="${DRB1:-drb:tau=0.02:tolerance=0.01}${DRB_OPTS:-}"
 DRB3="${DRB3:-drb:tau=0.054:tolerance=0.026}${DRB_OPTS:-}"
 mkdir -p "$OUT"
-if [ -n "${BIN:-}" ]; then
-    B="$BIN"
-else
-    cargo build --release --no-default-features --bin routelab --quiet
-    B=target/release/routelab
-fi
+# shellcheck source=scripts/routelab-bin.sh
+. "$(dirname "${BASH_SOURCE[0]}")/routelab-bin.sh"
+B="$(routelab_bin)"
 
 # The same routers as drb-results.sh (COMMON, COMMON3).
 # shellcheck source=scripts/drb-router.sh

@@ -29,12 +29,9 @@ read -r -a VC_LIST <<<"${VCS:-8 12}"
 read -r -a ROUTER_LIST <<<"${ROUTERS-default presets}"
 read -r -a ROUTING_LIST <<<"${ROUTINGS:-dor:tie=random drb drb:single-step=classes drb:ack=delay drb:max-size=0 drb:tie=random drb:tie=random:ack=delay}"
 mkdir -p "$OUT"
-if [ -n "${BIN:-}" ]; then
-    B="$BIN"
-else
-    cargo build --release --no-default-features --bin routelab --quiet
-    B=target/release/routelab
-fi
+# shellcheck source=scripts/routelab-bin.sh
+. "$(dirname "${BASH_SOURCE[0]}")/routelab-bin.sh"
+B="$(routelab_bin)"
 ARGS=()
 for r in "${ROUTING_LIST[@]}"; do ARGS+=(--routing "$r"); done
 

@@ -13,8 +13,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOPO="${1:-torus:8x8}"
-cargo build --release --no-default-features --bin routelab --quiet
-B="${CARGO_TARGET_DIR:-target}/release/routelab"
+# shellcheck source=scripts/routelab-bin.sh
+. scripts/routelab-bin.sh
+B="$(routelab_bin)"
 SIM="--switch-model output-queued --vcs 8 --packet-flits 1 --warmup 2000 --cycles 10000"
 
 echo "| routing | traffic | ideal (analysis) | simulated saturation | simulated / ideal |"

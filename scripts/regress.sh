@@ -9,20 +9,20 @@
 #     bash scripts/regress.sh save DIR [BINARY]     # write the results to DIR
 #     bash scripts/regress.sh compare DIR [BINARY]  # compare with DIR, byte for byte
 #
-# BINARY defaults to target/release/routelab (built first when missing).
+# BINARY defaults to a release build without the GUI, built first
+# (scripts/routelab-bin.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 MODE="${1:-}"
 DIR="${2:-}"
-BIN="${3:-target/release/routelab}"
 if [ -z "$MODE" ] || [ -z "$DIR" ]; then
     echo "usage: bash scripts/regress.sh save|compare DIR [BINARY]" >&2
     exit 2
 fi
-if [ ! -x "$BIN" ]; then
-    cargo build --release --no-default-features --bin routelab --quiet
-fi
+# shellcheck source=scripts/routelab-bin.sh
+. scripts/routelab-bin.sh
+BIN="$(BIN="${3:-}" routelab_bin)"
 
 # name | sim flags
 SCENARIOS=(
