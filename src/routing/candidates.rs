@@ -48,12 +48,55 @@ impl Candidates {
     /// engine refuses such an answer with a named error in every build.
     #[inline]
     pub fn first_invalid(&self, ports: usize, vcs: u8) -> Option<Candidate> {
-        for c in self.as_slice() {
-            // `|`, not `||`: one branch per candidate.
-            if (c.port as usize >= ports) | (c.vc_hi >= vcs) | (c.vc_lo > c.vc_hi) {
-                return Some(*c);
-            }
+        let bad =
+            |c: &Candidate| (c.port as usize >= ports) | (c.vc_hi >= vcs) | (c.vc_lo > c.vc_hi);
+        // One candidate (deterministic routings): no loop.
+        if self.len == 1 {
+            let c = self.items[0];
+            return bad(&c).then_some(c);
         }
-        None
+        // `|`, not `||` in `bad`: one branch per candidate.
+        self.as_slice().iter().find(|c| bad(c)).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine's check of a routing's answer, with one candidate (its
+    /// own path) and with several: the first bad one is named.
+    #[test]
+    fn first_invalid_names_the_first_bad_candidate() {
+        let one = |port, lo, hi| {
+            let mut c = Candidates::default();
+            c.push(port, lo, hi);
+            c.first_invalid(4, 2)
+        };
+        assert_eq!(one(3, 0, 1), None);
+        for (port, lo, hi) in [(4, 0, 1), (0, 0, 2), (0, 1, 0)] {
+            assert_eq!(
+                one(port, lo, hi),
+                Some(Candidate {
+                    port,
+                    vc_lo: lo,
+                    vc_hi: hi
+                })
+            );
+        }
+        let mut c = Candidates::default();
+        assert_eq!(c.first_invalid(4, 2), None);
+        c.push(1, 0, 1);
+        c.push(9, 0, 0);
+        c.push(2, 3, 3);
+        assert_eq!(
+            c.first_invalid(4, 2),
+            Some(Candidate {
+                port: 9,
+                vc_lo: 0,
+                vc_hi: 0
+            })
+        );
+        assert_eq!(c.first_invalid(10, 4), None);
     }
 }
