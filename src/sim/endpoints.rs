@@ -83,8 +83,9 @@ pub struct Endpoints {
     traffic_rng: SimRng,
     sources: Vec<VecDeque<QueuedPacket>>,
     /// Bit h set when host h may have something to send: set whenever a
-    /// packet or an acknowledgement is queued there, cleared by the switch
-    /// model ([`Endpoints::host_idle`]) once it finds nothing. A superset
+    /// packet or an acknowledgement is queued there, cleared when its last
+    /// queued packet starts ([`Endpoints::start`]) or when the switch model
+    /// finds nothing there ([`Endpoints::host_idle`]). A superset
     /// of the hosts [`Endpoints::next_at`] answers for, so a model that
     /// visits its set bits in order visits every host with something to
     /// send, in host order, without testing the idle ones.
@@ -202,7 +203,7 @@ impl Endpoints {
                 });
             }
             if k > 0 {
-                self.ready[h / 64] |= 1 << (h % 64);
+                self.mark_ready(h);
                 self.stats
                     .generated(h as u32, k as u64, k as u64 * l, self.measuring);
                 if let Some(d) = &mut self.deadlines {
@@ -293,11 +294,17 @@ impl Endpoints {
     #[inline]
     pub fn host_idle(&mut self, h: usize) {
         debug_assert!(self.next_at(h).is_none());
-        self.ready[h / 64] &= !(1 << (h % 64));
+        self.clear_ready(h);
     }
 
+    #[inline]
     fn mark_ready(&mut self, h: usize) {
         self.ready[h / 64] |= 1 << (h % 64);
+    }
+
+    #[inline]
+    fn clear_ready(&mut self, h: usize) {
+        self.ready[h / 64] &= !(1 << (h % 64));
     }
 
     /// What host `h` would send next, if anything: a waiting
@@ -356,7 +363,7 @@ impl Endpoints {
         // The last packet out: the host leaves the ready set now rather
         // than on the model's next visit.
         if self.sources[h].is_empty() && !self.acks.waiting_at(h) {
-            self.ready[h / 64] &= !(1 << (h % 64));
+            self.clear_ready(h);
         }
         let src = self.net.host(h as u32);
         let info = PacketInfo {
