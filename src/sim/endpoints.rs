@@ -21,7 +21,7 @@ use crate::routing::{
     Routing, Source,
 };
 use crate::topology::{Network, PortId, SwitchId};
-use crate::traffic::{Arrivals, Pattern, Process};
+use crate::traffic::{HostClocks, Pattern, Process};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -79,7 +79,8 @@ pub struct Endpoints {
     net: Arc<Network>,
     packet_flits: u16,
     traffic: TrafficConfig,
-    arrivals: Vec<Arrivals>,
+    /// Every host's arrival clock (generation visits the hosts due).
+    clocks: HostClocks,
     traffic_rng: SimRng,
     sources: Vec<VecDeque<QueuedPacket>>,
     /// Bit h set when host h may have something to send: set whenever a
@@ -124,14 +125,12 @@ impl Endpoints {
     ) -> Endpoints {
         let mut traffic_rng = stream(seed, Stream::Traffic);
         let rate = traffic.load / packet_flits as f64;
-        let arrivals = (0..net.num_hosts())
-            .map(|_| Arrivals::new(traffic.process, rate, 0, &mut traffic_rng))
-            .collect();
+        let clocks = HostClocks::new(net.num_hosts(), traffic.process, rate, 0, &mut traffic_rng);
         Endpoints {
             stats: Stats::new(net.num_channels(), net.num_switches(), net.num_hosts()),
             sources: vec![VecDeque::new(); net.num_hosts()],
             ready: vec![0; net.num_hosts().div_ceil(64)],
-            arrivals,
+            clocks,
             traffic_rng,
             packets: PacketSlab::default(),
             routings: Vec::new(),
@@ -187,29 +186,44 @@ impl Endpoints {
         self.deadlines = Some(d);
     }
 
-    /// Generate the packets of cycle `now` into the source queues.
+    /// Generate the packets of cycle `now` into the source queues: the
+    /// hosts whose clocks are due, in host order (the others draw nothing,
+    /// [`HostClocks`]).
     pub(crate) fn generate(&mut self, now: u64) {
+        self.clocks.advance(now);
+        for base in (0..self.clocks.len()).step_by(64) {
+            let mut due = self.clocks.due_word(base, now);
+            while due != 0 {
+                let h = base + due.trailing_zeros() as usize;
+                due &= due - 1;
+                self.generate_at(h, now);
+            }
+        }
+    }
+
+    /// Host `h`'s packets of cycle `now`, if any.
+    #[inline]
+    fn generate_at(&mut self, h: usize, now: u64) {
+        let k = self.clocks.arrivals_at(h, now, &mut self.traffic_rng);
+        if k == 0 {
+            return;
+        }
+        for _ in 0..k {
+            let dst = self
+                .traffic
+                .pattern
+                .destination(h as u32, &mut self.traffic_rng);
+            self.sources[h].push_back(QueuedPacket {
+                dst,
+                gen_cycle: now,
+            });
+        }
+        self.mark_ready(h);
         let l = self.packet_flits as u64;
-        for h in 0..self.arrivals.len() {
-            let k = self.arrivals[h].arrivals_at(now, &mut self.traffic_rng);
-            for _ in 0..k {
-                let dst = self
-                    .traffic
-                    .pattern
-                    .destination(h as u32, &mut self.traffic_rng);
-                self.sources[h].push_back(QueuedPacket {
-                    dst,
-                    gen_cycle: now,
-                });
-            }
-            if k > 0 {
-                self.mark_ready(h);
-                self.stats
-                    .generated(h as u32, k as u64, k as u64 * l, self.measuring);
-                if let Some(d) = &mut self.deadlines {
-                    d.begun(now, k as u64);
-                }
-            }
+        self.stats
+            .generated(h as u32, k as u64, k as u64 * l, self.measuring);
+        if let Some(d) = &mut self.deadlines {
+            d.begun(now, k as u64);
         }
     }
 
@@ -248,9 +262,8 @@ impl Endpoints {
     pub(crate) fn set_load(&mut self, load: f64, now: u64) {
         self.traffic.load = load;
         let rate = load / self.packet_flits as f64;
-        for a in &mut self.arrivals {
-            *a = Arrivals::new(self.traffic.process, rate, now, &mut self.traffic_rng);
-        }
+        let n = self.clocks.len();
+        self.clocks = HostClocks::new(n, self.traffic.process, rate, now, &mut self.traffic_rng);
     }
 
     pub(crate) fn watchdog(&mut self) -> &mut Watchdog {

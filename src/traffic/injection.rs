@@ -165,13 +165,19 @@ impl Arrivals {
         count
     }
 
-    /// The cycle of the next arrival (u64::MAX if none).
-    pub fn next_cycle(&self) -> u64 {
-        if self.next.is_finite() {
-            libm::floor(self.next).max(0.0) as u64
-        } else {
-            u64::MAX
-        }
+    /// The cycle of the next arrival counted from cycle `origin` (an
+    /// integer below 2^53), clamped to `0..=u32::MAX`: the first cycle
+    /// in which [`Arrivals::arrivals_at`] can return more than zero or draw
+    /// a number is `origin` plus this. `next - origin` is exact for times
+    /// below 2^53 (an integer subtracted from a double of at least its
+    /// size), and Rust's float-to-integer cast truncates and saturates
+    /// (+∞ gives `u32::MAX`, negatives 0), so this is
+    /// `min(floor(next) - origin, u32::MAX)` without `floor`'s branches;
+    /// it runs for every host due. (A NaN time, which no clock reaches,
+    /// gives 0: a host visited each cycle for nothing.)
+    #[inline]
+    pub fn next_cycle_from(&self, origin: f64) -> u32 {
+        (self.next - origin) as u32
     }
 }
 
