@@ -51,6 +51,8 @@ SCENARIOS=(
     "midimew-drb|--topology midimew:64 --routing drb:ack=delay --traffic bitrev --load 0.2 --vcs 8"
     "fattree-greedy-timeslice|--topology fattree:4:hetero=paper:seed=2 --switch-model timeslice --routing greedy --load 0.5"
     "fattree-drill-timeslice|--topology fattree:4:hetero=paper:seed=2 --switch-model timeslice --routing drill --load 0.5"
+    "torus-output-queued|--topology torus:8x8 --routing dor --traffic uniform --load 0.4 --switch-model output-queued --packet-flits 4"
+    "fattree-output-queued-onoff|--topology fattree:4 --routing dmodk --traffic uniform --load 0.6 --switch-model output-queued --process on_off --packet-flits 3 --switching saf"
 )
 # name | paths flags
 PATHS=(

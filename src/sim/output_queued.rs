@@ -27,6 +27,12 @@
 //!
 //! Past saturation the queues grow without bound; the host injection
 //! channel (one flit per cycle) bounds the growth.
+//!
+//! Per cycle the model visits only what has work: the hosts with something
+//! queued (the endpoint layer's ready hosts) and the output channels that
+//! hold flits (a bit per channel), each in index order, as a scan of
+//! every host and channel would; so its cost follows the packets, not the
+//! network's size.
 
 use super::config::{RouterConfig, Switching};
 use super::endpoints::Endpoints;
@@ -79,6 +85,9 @@ pub struct OutputQueued {
     /// Flits due at a host: (packet, tail).
     deliveries: TimeWheel<(u32, bool)>,
     in_network: u64,
+    /// Bit c set while output channel c holds flits (`flits > 0`), so the
+    /// outputs' turn visits only those, not every channel's record.
+    nonempty: Vec<u64>,
     /// Channels that hold something, in channel order each cycle.
     scratch: Vec<u32>,
 }
@@ -102,6 +111,32 @@ impl BufferView for QueueView<'_> {
 }
 
 impl OutputQueued {
+    /// Host `h` starts the packet at the front of its queue if its
+    /// injection channel is free; with nothing queued it leaves the ready
+    /// set ([`Endpoints::host_idle`]).
+    fn inject_at(&mut self, now: u64, h: usize, ep: &mut Endpoints) {
+        let ch = self.net.injection_channel(h as u32);
+        if self.outputs[ch as usize].free_at > now {
+            return;
+        }
+        let Some(next) = ep.next_at(h) else {
+            ep.host_idle(h);
+            return;
+        };
+        let Some(id) = ep.start(h, now) else {
+            return;
+        };
+        for _ in 0..next.flits {
+            ep.flit_injected();
+        }
+        self.in_network += next.flits as u64;
+        self.outputs[ch as usize].free_at = now + next.flits as u64;
+        self.arrivals.schedule(
+            now + self.link_latency + self.switch_delay,
+            (ch, id, next.flits),
+        );
+    }
+
     pub fn new(net: Arc<Network>, cfg: &RouterConfig) -> Self {
         let out_channel = (0..net.num_switches() as SwitchId)
             .map(|s| {
@@ -115,6 +150,7 @@ impl OutputQueued {
             (cfg.link_latency as u64 + cfg.switch_delay as u64) + cfg.packet_flits as u64;
         OutputQueued {
             outputs: vec![Output::default(); net.num_channels()],
+            nonempty: vec![0; net.num_channels().div_ceil(64)],
             out_channel,
             packet_flits: cfg.packet_flits,
             link_latency: cfg.link_latency as u64,
@@ -194,6 +230,7 @@ impl OutputQueued {
             o.data.push_back(w);
         }
         o.flits += flits as u64;
+        self.nonempty[ch as usize / 64] |= 1 << (ch % 64);
         Ok(())
     }
 
@@ -214,6 +251,9 @@ impl OutputQueued {
         };
         o.flits -= w.flits as u64;
         o.free_at = now + w.flits as u64;
+        if o.flits == 0 {
+            self.nonempty[ch as usize / 64] &= !(1 << (ch % 64));
+        }
         let waited = now - w.ready;
         ep.head_left(w.packet, waited);
         ep.channel_traversal(ch as usize, true, waited);
@@ -270,37 +310,28 @@ impl SwitchModel for OutputQueued {
         }
         self.arrivals.give_back(now, heads);
         // Hosts: the injection channel sends whole packets back to back.
-        for h in 0..self.net.num_hosts() {
-            let ch = self.net.injection_channel(h as u32);
-            if self.outputs[ch as usize].free_at > now {
-                continue;
+        // Only the hosts with something queued are visited (the endpoint
+        // layer's ready hosts), in host order, as a scan of every host
+        // would visit them.
+        for k in 0..ep.ready_words() {
+            let mut bits = ep.ready_hosts(k);
+            while bits != 0 {
+                let h = k * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.inject_at(now, h, ep);
             }
-            let Some(next) = ep.next_at(h) else {
-                continue;
-            };
-            let Some(id) = ep.start(h, now) else {
-                continue;
-            };
-            for _ in 0..next.flits {
-                ep.flit_injected();
-            }
-            self.in_network += next.flits as u64;
-            self.outputs[ch as usize].free_at = now + next.flits as u64;
-            self.arrivals.schedule(
-                now + self.link_latency + self.switch_delay,
-                (ch, id, next.flits),
-            );
         }
         // Switch outputs, in channel order.
         let mut busy = std::mem::take(&mut self.scratch);
         busy.clear();
-        busy.extend(
-            self.outputs
-                .iter()
-                .enumerate()
-                .filter(|(_, o)| o.flits > 0)
-                .map(|(c, _)| c as u32),
-        );
+        for (k, &word) in self.nonempty.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                busy.push((k * 64) as u32 + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
+        debug_assert!(busy.iter().all(|&c| self.outputs[c as usize].flits > 0));
         for &ch in &busy {
             self.send(now, ch, ep);
         }
