@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Exact instruction counts of the engine (valgrind's callgrind) on three DOR
-# tori, for judging a change to the simulation core where this machine's
+# Exact instruction counts of the engine (valgrind's callgrind) on four DOR
+# runs, for judging a change to the simulation core where this machine's
 # speed drifts too much for timings (docs/performance.md, "Engine, second
 # pass"):
 #
@@ -28,4 +28,6 @@ run() {
 run torus8x8 --topology torus:8x8 --load 0.3 --warmup 1000 --cycles 10000
 run torus32x32 --topology torus:32x32 --load 0.1 --warmup 300 --cycles 1000
 run torus64x64 --topology torus:64x64 --load 0.05 --warmup 200 --cycles 300
+# The `flit_hops` bench's light load, where per-host work weighs most.
+run torus8x8-light --topology torus:8x8 --load 0.05 --warmup 1000 --cycles 20000
 echo "callgrind files in $OUT" >&2
