@@ -88,8 +88,6 @@ pub struct OutputQueued {
     /// Bit c set while output channel c holds flits (`flits > 0`), so the
     /// outputs' turn visits only those, not every channel's record.
     nonempty: Vec<u64>,
-    /// Channels that hold something, in channel order each cycle.
-    scratch: Vec<u32>,
 }
 
 /// Free space as a routing sees it: a large constant less the flits
@@ -111,32 +109,6 @@ impl BufferView for QueueView<'_> {
 }
 
 impl OutputQueued {
-    /// Host `h` starts the packet at the front of its queue if its
-    /// injection channel is free; with nothing queued it leaves the ready
-    /// set ([`Endpoints::host_idle`]).
-    fn inject_at(&mut self, now: u64, h: usize, ep: &mut Endpoints) {
-        let ch = self.net.injection_channel(h as u32);
-        if self.outputs[ch as usize].free_at > now {
-            return;
-        }
-        let Some(next) = ep.next_at(h) else {
-            ep.host_idle(h);
-            return;
-        };
-        let Some(id) = ep.start(h, now) else {
-            return;
-        };
-        for _ in 0..next.flits {
-            ep.flit_injected();
-        }
-        self.in_network += next.flits as u64;
-        self.outputs[ch as usize].free_at = now + next.flits as u64;
-        self.arrivals.schedule(
-            now + self.link_latency + self.switch_delay,
-            (ch, id, next.flits),
-        );
-    }
-
     pub fn new(net: Arc<Network>, cfg: &RouterConfig) -> Self {
         let out_channel = (0..net.num_switches() as SwitchId)
             .map(|s| {
@@ -161,9 +133,34 @@ impl OutputQueued {
             arrivals: TimeWheel::new(max_delay),
             deliveries: TimeWheel::new(max_delay),
             in_network: 0,
-            scratch: Vec::new(),
             net,
         }
+    }
+
+    /// Host `h` starts the packet at the front of its queue if its
+    /// injection channel is free; with nothing queued it leaves the ready
+    /// set ([`Endpoints::host_idle`]).
+    fn inject_at(&mut self, now: u64, h: usize, ep: &mut Endpoints) {
+        let ch = self.net.injection_channel(h as u32);
+        if self.outputs[ch as usize].free_at > now {
+            return;
+        }
+        let Some(next) = ep.next_at(h) else {
+            ep.host_idle(h);
+            return;
+        };
+        let Some(id) = ep.start(h, now) else {
+            return;
+        };
+        for _ in 0..next.flits {
+            ep.flit_injected();
+        }
+        self.in_network += next.flits as u64;
+        self.outputs[ch as usize].free_at = now + next.flits as u64;
+        self.arrivals.schedule(
+            now + self.link_latency + self.switch_delay,
+            (ch, id, next.flits),
+        );
     }
 
     /// A head reaches switch `s` on its port `port` in cycle `now`: route it
@@ -321,21 +318,18 @@ impl SwitchModel for OutputQueued {
                 self.inject_at(now, h, ep);
             }
         }
-        // Switch outputs, in channel order.
-        let mut busy = std::mem::take(&mut self.scratch);
-        busy.clear();
-        for (k, &word) in self.nonempty.iter().enumerate() {
-            let mut bits = word;
+        // Switch outputs, in channel order: those holding flits. A send
+        // only clears its own channel's bit (what it sends arrives in a
+        // later cycle), so each word is read when its turn comes.
+        for k in 0..self.nonempty.len() {
+            let mut bits = self.nonempty[k];
             while bits != 0 {
-                busy.push((k * 64) as u32 + bits.trailing_zeros());
+                let ch = (k * 64) as u32 + bits.trailing_zeros();
                 bits &= bits - 1;
+                debug_assert!(self.outputs[ch as usize].flits > 0);
+                self.send(now, ch, ep);
             }
         }
-        debug_assert!(busy.iter().all(|&c| self.outputs[c as usize].flits > 0));
-        for &ch in &busy {
-            self.send(now, ch, ep);
-        }
-        self.scratch = busy;
         Ok(())
     }
 
