@@ -119,7 +119,6 @@ impl InputQueued {
         let ack_lo = ep.data_vcs() as usize;
         let ack_mask = ((1u32 << v) - 1) & !((1u32 << ack_lo) - 1);
         let vcs = v as u8;
-        let stamp = now + 1;
         let mut scratch = Candidates::default();
         let (in_start, out_start, sw_rr) = (&in_start[..], &out_start[..], &mut sw_rr[..]);
         debug_assert!(in_start.len() == sw_flits.len() + 1 && out_start.len() == in_start.len());
@@ -213,7 +212,7 @@ impl InputQueued {
                         );
                         let cand = &mut scratch;
                         cand.clear();
-                        ep.route(
+                        if let Err(e) = ep.route(
                             f.packet,
                             s as u32,
                             p,
@@ -223,7 +222,13 @@ impl InputQueued {
                             out.len(),
                             vcs,
                             cand,
-                        )?;
+                        ) {
+                            // Leave no proposal behind (see `OutChannel`).
+                            for pr in range(proposal, 0, n) {
+                                at_mut(outch, at(ivcs, pr.ivc as usize).out_ch as usize).ivc = NONE;
+                            }
+                            return Err(e);
+                        }
                         q.state = ROUTED;
                     }
                     let cand = if fresh { &scratch } else { at(cands, i) };
@@ -304,8 +309,7 @@ impl InputQueued {
                     } else {
                         pos
                     };
-                    if g.stamp != stamp || prio < g.prio {
-                        g.stamp = stamp;
+                    if g.ivc == NONE || prio < g.prio {
                         g.prio = prio;
                         g.ivc = i as u32;
                     }
@@ -327,10 +331,12 @@ impl InputQueued {
                 let q: &mut InputVc = at_mut(ivcs, i);
                 let oc = q.out_ch;
                 let g = at_mut(outch, oc as usize);
-                debug_assert_eq!(g.stamp, stamp);
                 if g.ivc != i as u32 {
                     continue;
                 }
+                // The winner's grant clears the port's proposal for the
+                // next switch cycle; losers after it see NONE, not `i`.
+                g.ivc = NONE;
                 g.rr = pr.next_port;
                 let (c, x) = (pr.ch as usize, pr.vc as usize);
                 let ch = at_mut(inch, c);
@@ -378,6 +384,13 @@ impl InputQueued {
                     ch.active &= !(1 << x);
                 }
             }
+            // Every port proposed to had a winner, whose grant cleared it.
+            debug_assert!(
+                proposal[..n]
+                    .iter()
+                    .all(|pr| outch[ivcs[pr.ivc as usize].out_ch as usize].ivc == NONE),
+                "a proposal outlived its switch's allocation"
+            );
             if sent > 0 {
                 *at_mut(sw_flits, s) -= sent;
                 ep.progress(now);
