@@ -1,18 +1,8 @@
 //! The command line, run as a user would.
 
+mod support;
 use std::process::Command;
-
-fn routelab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_routelab"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use support::routelab;
 
 #[test]
 fn sim_json_has_the_documented_fields() {

@@ -1,18 +1,7 @@
 //! `routelab load`, run as a user would.
 
-use std::process::Command;
-
-fn routelab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_routelab"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod support;
+use support::routelab;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = routelab(args);

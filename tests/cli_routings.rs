@@ -2,19 +2,8 @@
 //! switch model flag, the VC minimum, the worst-case traffic and
 //! `routelab saturation`, run as a user would.
 
-use std::process::Command;
-
-fn routelab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_routelab"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod support;
+use support::routelab;
 
 const SHORT: &[&str] = &["--cycles", "800", "--warmup", "200"];
 

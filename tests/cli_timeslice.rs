@@ -5,24 +5,13 @@
 //! occupancy CSV, and combinations that make no sense refused with exit
 //! code 2.
 
-use std::process::Command;
+mod support;
+use support::routelab;
 
 const PRESET: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/assets/scenarios/fattree-greedy.json"
 );
-
-fn routelab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_routelab"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// The preset, shortened (the bars themselves: tests/fattree_preset.rs).
 fn preset(extra: &[&str]) -> Vec<String> {

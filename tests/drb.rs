@@ -7,6 +7,7 @@
 //! (The configuration rule itself is checked by hand in
 //! `routing::drb::metapath`'s unit tests.)
 
+mod support;
 use petgraph::algo::is_cyclic_directed;
 use petgraph::graphmap::DiGraphMap;
 use routelab::analysis::{ChannelWeights, Cube, TrafficMatrix, channel_loads};
@@ -22,7 +23,7 @@ use routelab::sim::Simulation;
 use routelab::topology::cube::Geometry;
 use routelab::topology::{ChannelId, Network, Peer, PortId, SwitchId};
 use std::collections::{HashMap, HashSet};
-use std::process::Command;
+use support::routelab;
 
 struct Idle;
 impl BufferView for Idle {
@@ -731,18 +732,6 @@ fn drb_and_adaptive_run_past_saturation_without_deadlock() {
         sim.check_invariants().unwrap();
         assert!(sim.stats().delivered_packets() > 500, "{routing}");
     }
-}
-
-fn routelab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_routelab"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// Too few VCs (DRB's six step VCs and two acknowledgement VCs on a torus)

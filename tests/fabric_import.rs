@@ -5,9 +5,10 @@
 //! never defined, a disconnected fabric, limits) each end with exit 2 and
 //! the line at fault, with nothing built.
 
+mod support;
 use routelab::topology::import::{FabricFormat, parallel_groups, parse, wiring_summary};
 use routelab::topology::{Network, Peer};
-use std::process::Command;
+use support::routelab;
 
 const FATTREE_IBND: &str = include_str!("../assets/fabrics/fattree-4x2-ibnetdiscover.txt");
 const FATTREE_IBSIM: &str = include_str!("../assets/fabrics/fattree-4x2.ibsim");
@@ -16,19 +17,6 @@ const IRREGULAR_IBND: &str = include_str!("../assets/fabrics/irregular-9-ibnetdi
 
 fn build(format: FabricFormat, text: &str) -> Result<Network, String> {
     parse(format, format!("{format}:t"), "t", text).map_err(|e| e.to_string())
-}
-
-fn routelab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_routelab"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// The line number an error names (`... line N: ...`).

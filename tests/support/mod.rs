@@ -1,0 +1,20 @@
+//! Helpers shared by the integration tests that run the `routelab` binary
+//! (each test file is its own crate and includes this with `mod support;`).
+
+use std::process::Command;
+
+/// Run the `routelab` binary with `args` from the package root, as a user
+/// would: its exit code (-1 when killed by a signal), standard output and
+/// standard error.
+pub fn routelab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_routelab"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
