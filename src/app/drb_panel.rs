@@ -105,8 +105,9 @@ impl DrbPanel {
         self.pair.clear();
     }
 
-    /// Sample the runs every [`SAMPLE_CYCLES`] (a reset starts over).
-    pub fn sample(&mut self, sims: &[&Simulation]) {
+    /// A run rebuilt (its clock went back) starts the curves over; the app
+    /// asks once a frame, so a reset clears them before any cycle runs.
+    pub fn notice_reset(&mut self, sims: &[&Simulation]) {
         let Some(now) = sims.first().map(|s| s.now()) else {
             return;
         };
@@ -115,6 +116,17 @@ impl DrbPanel {
             self.pair.clear();
             self.last_sample = None;
         }
+    }
+
+    /// Sample the runs, at most once every [`SAMPLE_CYCLES`] (a reset
+    /// starts over). The app calls it from its run loop at every multiple
+    /// of [`SAMPLE_CYCLES`] ([`super::session::Session::run_sampled`]), so
+    /// the curves do not depend on how many cycles a frame runs.
+    pub fn sample(&mut self, sims: &[&Simulation]) {
+        let Some(now) = sims.first().map(|s| s.now()) else {
+            return;
+        };
+        self.notice_reset(sims);
         if self.last_sample.is_some_and(|t| now < t + SAMPLE_CYCLES) {
             return;
         }

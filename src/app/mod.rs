@@ -421,14 +421,17 @@ impl RoutelabApp {
         // Advance the simulation and the sweep.
         let warmup = self.session.sim.measure().warmup;
         let plan = self.playback.plan(self.session.now(), warmup);
-        self.session.run(plan);
+        // DRB's curves are sampled as the cycles run, not once a frame.
+        let drb = &mut self.drb;
+        self.session
+            .run_sampled(plan, drb_panel::SAMPLE_CYCLES, |sims| drb.sample(sims));
         if self.session.failure().is_some() {
             self.playback.playing = false;
             self.playback.run_until = None;
         }
         self.sweep.tick();
         let sims: Vec<&crate::sim::Simulation> = self.session.sims().collect();
-        self.drb.sample(&sims);
+        self.drb.notice_reset(&sims);
         let drb_runs = drb_panel::DrbPanel::applies(&sims);
         let digesting = self.tick_digest_run();
         let searching = self.path_selection.tick(path_selection::FRAME_BUDGET_MS);

@@ -127,6 +127,20 @@ impl Session {
     /// Run a frame's worth of cycles, both runs in lockstep, stopping at the
     /// time budget or the first failure. Returns the cycles run.
     pub fn run(&mut self, plan: FramePlan) -> u64 {
+        self.run_sampled(plan, 0, |_| {})
+    }
+
+    /// [`Session::run`], handing both runs to `on_sample` after every cycle
+    /// that ends on a multiple of `every` (none when `every` is 0), however
+    /// many cycles a frame runs: curves sampled this way are the same at
+    /// any frame rate, on any machine, native or web (a warm-up run flat
+    /// out in one frame still leaves its samples).
+    pub fn run_sampled(
+        &mut self,
+        plan: FramePlan,
+        every: u64,
+        mut on_sample: impl FnMut(&[&Simulation]),
+    ) -> u64 {
         if plan.cycles == 0 || self.failure().is_some() {
             self.rate.observe(self.sim.now());
             return 0;
@@ -144,6 +158,10 @@ impl Session {
                 done += 1;
                 if a.is_err() || matches!(b, Some(Err(_))) {
                     break 'outer;
+                }
+                if every > 0 && self.sim.now().is_multiple_of(every) {
+                    let sims: Vec<&Simulation> = self.sims().collect();
+                    on_sample(&sims);
                 }
             }
             if plan.budget_ms != u32::MAX && start.elapsed() >= budget {
@@ -232,6 +250,56 @@ mod tests {
         assert_eq!(s.sim.swaps().len(), 2);
         assert!(s.swap_routing("zigzag", false).is_err());
         assert_eq!(s.sim.swaps().len(), 2);
+    }
+
+    /// DRB's curves do not depend on how many cycles a frame runs: one
+    /// frame of 1 000 cycles (a warm-up run flat out), ten of 100 and
+    /// frames of 37 all leave a sample at every multiple of 100, with
+    /// both runs of a comparison, and the same samples.
+    #[test]
+    fn samples_fall_on_the_same_cycles_whatever_a_frame_runs() {
+        use crate::app::drb_panel::{DrbPanel, SAMPLE_CYCLES};
+        let drb = Scenario {
+            routing: "drb".into(),
+            vcs: 8,
+            load: 0.4,
+            ..small()
+        };
+        let curves = |frames: &[u64]| {
+            let mut s = Session::new(drb.clone()).unwrap();
+            s.set_compare(Some("drb".into())).unwrap();
+            let mut p = DrbPanel::default();
+            for &n in frames {
+                let plan = FramePlan {
+                    cycles: n,
+                    budget_ms: u32::MAX,
+                };
+                s.run_sampled(plan, SAMPLE_CYCLES, |sims| p.sample(sims));
+            }
+            assert_eq!(s.now(), 1000);
+            p.expansion
+        };
+        let one = curves(&[1000]);
+        assert_eq!(one.len(), 2, "a curve for each run");
+        let cycles: Vec<u64> = one[0].iter().map(|x| x.cycle).collect();
+        assert_eq!(cycles, (1..=10).map(|k| k * 100).collect::<Vec<_>>());
+        assert!(one[0].last().unwrap().expanded > 0, "{:?}", one[0]);
+        assert_eq!(curves(&[100; 10]), one);
+        let mut odd = vec![37; 27];
+        odd.push(1);
+        assert_eq!(curves(&odd), one);
+        // Without sampling nothing is handed over.
+        let mut s = Session::new(drb.clone()).unwrap();
+        let mut calls = 0;
+        s.run_sampled(
+            FramePlan {
+                cycles: 300,
+                budget_ms: u32::MAX,
+            },
+            0,
+            |_| calls += 1,
+        );
+        assert_eq!(calls, 0);
     }
 
     #[test]
