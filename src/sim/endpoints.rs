@@ -10,6 +10,7 @@
 //! recording methods; it never touches a packet's statistics itself.
 
 use super::acknowledge::{Acks, Pending};
+use super::bits::ones;
 use super::deadline::Deadlines;
 use super::error::SimError;
 use super::packet::{ACK_EPOCH, Packet, PacketSlab};
@@ -192,10 +193,7 @@ impl Endpoints {
     pub(crate) fn generate(&mut self, now: u64) {
         self.clocks.advance(now);
         for base in (0..self.clocks.len()).step_by(64) {
-            let mut due = self.clocks.due_word(base, now);
-            while due != 0 {
-                let h = base + due.trailing_zeros() as usize;
-                due &= due - 1;
+            for h in ones(self.clocks.due_word(base, now), base) {
                 self.generate_at(h, now);
             }
         }

@@ -15,6 +15,7 @@
 //! switch-model registry ([`MODELS`]).
 
 mod acknowledge;
+mod bits;
 mod config;
 mod deadline;
 mod digest;

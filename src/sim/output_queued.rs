@@ -34,6 +34,7 @@
 //! every host and channel would; so its cost follows the packets, not the
 //! network's size.
 
+use super::bits::ones;
 use super::config::{RouterConfig, Switching};
 use super::endpoints::Endpoints;
 use super::error::SimError;
@@ -311,10 +312,7 @@ impl SwitchModel for OutputQueued {
         // layer's ready hosts), in host order, as a scan of every host
         // would visit them.
         for k in 0..ep.ready_words() {
-            let mut bits = ep.ready_hosts(k);
-            while bits != 0 {
-                let h = k * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
+            for h in ones(ep.ready_hosts(k), k * 64) {
                 self.inject_at(now, h, ep);
             }
         }
@@ -322,12 +320,9 @@ impl SwitchModel for OutputQueued {
         // only clears its own channel's bit (what it sends arrives in a
         // later cycle), so each word is read when its turn comes.
         for k in 0..self.nonempty.len() {
-            let mut bits = self.nonempty[k];
-            while bits != 0 {
-                let ch = (k * 64) as u32 + bits.trailing_zeros();
-                bits &= bits - 1;
-                debug_assert!(self.outputs[ch as usize].flits > 0);
-                self.send(now, ch, ep);
+            for ch in ones(self.nonempty[k], k * 64) {
+                debug_assert!(self.outputs[ch].flits > 0);
+                self.send(now, ch as u32, ep);
             }
         }
         Ok(())

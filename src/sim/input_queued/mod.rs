@@ -35,6 +35,7 @@
 mod allocation;
 mod unchecked;
 
+use super::bits::ones;
 use super::config::{PortPriority, RouterConfig, Switching};
 use super::endpoints::Endpoints;
 use super::error::SimError;
@@ -495,10 +496,7 @@ impl InputQueued {
     fn inject(&mut self, now: u64, ep: &mut Endpoints) {
         debug_assert_eq!(ep.ready_words(), self.sending_bits.len());
         for k in 0..self.sending_bits.len() {
-            let mut bits = ep.ready_hosts(k) | self.sending_bits[k];
-            while bits != 0 {
-                let h = k * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
+            for h in ones(ep.ready_hosts(k) | self.sending_bits[k], k * 64) {
                 self.inject_at(now, h, ep);
             }
         }
