@@ -791,6 +791,24 @@ impl Endpoints {
     pub fn queued_packets(&self) -> u64 {
         self.sources.iter().map(|q| q.len() as u64).sum()
     }
+    /// Per source host: its data packets generated at or after cycle
+    /// `since` (and since measurement started) that have not been
+    /// delivered yet, waiting in its source queue or in the network.
+    /// Linear in the packets; for end-of-run accounting.
+    pub fn undelivered_since(&self, since: u64) -> Vec<u64> {
+        let since = since.max(self.stats.measure_start());
+        let mut out: Vec<u64> = self
+            .sources
+            .iter()
+            .map(|q| q.iter().filter(|p| p.gen_cycle >= since).count() as u64)
+            .collect();
+        for p in self.packets.live_packets() {
+            if p.epoch != ACK_EPOCH && p.gen_cycle >= since {
+                out[p.info.src_host as usize] += 1;
+            }
+        }
+        out
+    }
     /// Offered load, flits per host per cycle.
     pub fn load(&self) -> f64 {
         self.traffic.load

@@ -79,6 +79,14 @@ impl PacketSlab {
     pub fn live(&self) -> usize {
         self.live
     }
+    /// The live packets (linear in the slots; for end-of-run accounting).
+    pub fn live_packets(&self) -> impl Iterator<Item = &Packet> {
+        let live = self.live_mask();
+        self.slots
+            .iter()
+            .zip(live)
+            .filter_map(|(p, l)| l.then_some(p))
+    }
     /// For every slot id, whether it holds a live packet (for invariant
     /// checks; linear in the slots).
     pub fn live_mask(&self) -> Vec<bool> {
