@@ -182,3 +182,50 @@ fn edge_list_files_load_and_report_bad_lines() {
         .unwrap_err();
     assert!(e.to_string().contains("/no/such/file"));
 }
+
+/// A midimew is drawn as the mesh with wrap-around links it is
+/// (`topology::layout::midimew`): every switch at its own point, links
+/// inside the drawing one row down and half a step aside (unit
+/// diagonals), only the wrap-arounds long, and the whole a near-square.
+#[test]
+fn midimew_is_drawn_as_a_mesh_with_wrap_around_links() {
+    for n in [5u32, 13, 50, 64, 100, 200] {
+        let t = net(&format!("midimew:{n}"));
+        let pos = t.switch_positions();
+        assert_eq!(pos.len(), n as usize);
+        let mut seen = std::collections::HashSet::new();
+        for p in pos {
+            assert!(
+                seen.insert((p[0].to_bits(), p[1].to_bits())),
+                "midimew:{n}: two switches at {p:?}"
+            );
+        }
+        let (mut unit, mut links) = (0, 0);
+        for c in &t.channels()[..t.num_network_channels()] {
+            let (
+                routelab::topology::Endpoint::Switch { switch: a, .. },
+                routelab::topology::Endpoint::Switch { switch: b, .. },
+            ) = (c.src, c.dst)
+            else {
+                panic!("network channel without two switches");
+            };
+            let (pa, pb) = (pos[a as usize], pos[b as usize]);
+            links += 1;
+            unit += usize::from((pa[0] - pb[0]).abs() == 1.0 && (pa[1] - pb[1]).abs() == 1.0);
+        }
+        let (w, h) = pos
+            .iter()
+            .fold((0f32, 0f32), |(w, h), p| (w.max(p[0]), h.max(p[1])));
+        if n >= 50 {
+            // Wrap-arounds leave from the rim only: most links are inside.
+            assert!(
+                unit * 10 >= links * 7,
+                "midimew:{n}: {unit} of {links} links are unit diagonals"
+            );
+            assert!(
+                (0.6..=1.6).contains(&(w / h)),
+                "midimew:{n}: drawing {w} x {h}"
+            );
+        }
+    }
+}

@@ -58,8 +58,13 @@ fn step_buttons_advance_the_cycle_counter() {
 #[test]
 fn play_runs_and_metrics_change_then_pause_stops() {
     let mut h = harness();
+    // Paused, the status bar says so rather than "0 cycles/s".
+    h.get_by_label("paused");
+    assert!(h.query_by_label_contains("cycles/s").is_none());
     h.get_by_label("Play").click();
     h.run_steps(150);
+    assert!(h.query_by_label_contains("cycles/s").is_some());
+    assert!(h.query_by_label("paused").is_none());
     let c = cycle(&h);
     assert!(c >= 1000, "cycle {c}");
     assert!(!h.state().session.sim.stats().windows().is_empty());
@@ -67,6 +72,7 @@ fn play_runs_and_metrics_change_then_pause_stops() {
     h.get_by_label(&format!("Cycle {c}"));
     h.get_by_label("Pause").click();
     h.run_steps(2);
+    h.get_by_label("paused");
     let stopped = cycle(&h);
     h.run_steps(5);
     assert_eq!(cycle(&h), stopped);

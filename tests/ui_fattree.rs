@@ -94,7 +94,12 @@ fn details_and_status_speak_of_slices_and_messages() {
     assert!(h.query_by_label_contains("Mean head wait in it").is_none());
     assert!(h.query_by_label_contains("messages in flight").is_some());
     assert!(h.query_by_label_contains("packets in flight").is_none());
+    // The rate is in slices too (shown while it runs; paused, "paused").
+    h.get_by_label("paused");
+    h.get_by_label("Play").click();
+    h.run_steps(3);
     assert!(h.query_by_label_contains("slices/s").is_some());
+    assert!(h.query_by_label_contains("cycles/s").is_none());
 }
 
 /// k = 16: the pods are folded (only the 64 core switches drawn as bars,

@@ -38,7 +38,7 @@ pub struct ViewTransform {
     pub scale: f32,
     /// Typical link length in world units.
     pub typical: f32,
-    /// A torus (wrap links drawn as stubs).
+    /// A torus or midimew (wrap links drawn as stubs).
     pub wraps: bool,
     /// Typical link length on screen.
     pub spacing_px: f32,
@@ -75,7 +75,12 @@ impl ViewTransform {
             .collect();
         lens.sort_by(|a, b| a.total_cmp(b));
         let typical = lens.get(lens.len() / 4).copied().unwrap_or(1.0).max(1e-3);
-        let wraps = matches!(net.shape(), Shape::Cube { wrap: true, .. });
+        // Tori and midimews (a mesh with wrap-around links,
+        // `topology::layout::midimew`) draw their long links as stubs.
+        let wraps = matches!(
+            net.shape(),
+            Shape::Cube { wrap: true, .. } | Shape::Midimew { .. }
+        );
         let inner = Rect::from_min_max(
             rect.min + vec2(12.0, 26.0),
             rect.max - vec2(12.0, 12.0 + Self::LEGEND_H),

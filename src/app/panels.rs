@@ -80,8 +80,16 @@ impl RoutelabApp {
                 ui.monospace(format!("{one} {}", s.now()));
                 ui.separator();
                 let words = |t: &str| super::fat_tree_view::model_words(&s.sim, t);
-                ui.monospace(words(&format!("{:.0} cycles/s", s.cycles_per_second())))
-                    .on_hover_text(words("Simulated cycles per wall-clock second"));
+                // Paused, the rate would read 0 (true, but it looks like a
+                // stall): say what the simulation is doing instead.
+                if self.playback.playing {
+                    ui.monospace(words(&format!("{:.0} cycles/s", s.cycles_per_second())))
+                        .on_hover_text(words("Simulated cycles per wall-clock second"));
+                } else {
+                    ui.monospace("paused").on_hover_text(words(
+                        "Not running: Play (Space) runs it, Step runs one cycle at a time",
+                    ));
+                }
                 ui.separator();
                 ui.monospace(words(&format!("{} packets in flight", s.sim.in_flight_packets())))
                     .on_hover_text(words("Packets inside the network (not counting source queues)"));

@@ -1,6 +1,6 @@
-//! Drawing coordinates: circles, grids and a force-directed layout for
-//! irregular networks. Pure arithmetic (libm for trig) so that the layout is
-//! identical on native and wasm.
+//! Drawing coordinates: circles, grids, the midimew mesh and a
+//! force-directed layout for irregular networks. Pure arithmetic (libm for
+//! trig) so that the layout is identical on native and wasm.
 
 use super::{Host, Peer, Port, PortId, SwitchId};
 
@@ -15,6 +15,39 @@ pub fn circle(n: usize, r: f32) -> Vec<[f32; 2]> {
             ]
         })
         .collect()
+}
+
+/// A midimew on `n` nodes with jumps `b` and `b - 1` drawn as the
+/// "minimal distance mesh with wrap-around links" it is (DRB §4 after
+/// Beivide et al.), not as a ring of chords, where every link lies along
+/// the rim and none can be told apart.
+///
+/// The plane lattice that covers the midimew puts a jump of `+b` one row
+/// down and half a step right, a jump of `+(b - 1)` one row down and half a
+/// step left, so node `i + 1` (`+b` then `-(b - 1)`) sits one whole step to
+/// the right of `i`. Rows of consecutive nodes, `b` and `b - 1` long in
+/// turn and offset by half a step like bricks, therefore tile it: inside
+/// the drawing every link is a unit diagonal, and only the links that leave
+/// it (the wrap-arounds) are long. Row `r` spans about `2b` half-steps, and
+/// there are about `2n / (2b - 1)` rows: a near-square for `n` near
+/// `2b^2`.
+pub fn midimew(n: usize, b: usize) -> Vec<[f32; 2]> {
+    let mut pos = Vec::with_capacity(n);
+    let (mut row, mut start) = (0usize, 0usize);
+    while start < n {
+        let len = if row % 2 == 0 {
+            b
+        } else {
+            b.saturating_sub(1).max(1)
+        };
+        let offset = (row % 2) as f32;
+        for i in start..(start + len).min(n) {
+            pos.push([offset + 2.0 * (i - start) as f32, row as f32]);
+        }
+        start += len;
+        row += 1;
+    }
+    pos
 }
 
 /// Fruchterman-Reingold spring layout, started from a circle and run a fixed

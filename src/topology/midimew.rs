@@ -25,6 +25,6 @@ pub(super) fn build(spec: String, n: u32, hosts: usize) -> Network {
         nb.link_ports(s, 2, (s + b - 1) % n, 3);
     }
     nb.hosts_per_switch(hosts);
-    let pos = layout::circle(n as usize, n as f32 / 6.0 + 1.0);
+    let pos = layout::midimew(n as usize, b as usize);
     nb.finish(spec, Shape::Midimew { n, b }, pos)
 }
