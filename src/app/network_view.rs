@@ -87,7 +87,15 @@ impl ViewTransform {
         );
         let span = vec2((hi[0] - lo[0]).max(1e-3), (hi[1] - lo[1]).max(1e-3));
         // Leave half a link of room around the grid for wrap stubs.
-        let pad = if wraps { typical * 0.6 } else { typical * 0.25 };
+        let pad = if wraps {
+            typical * 0.6
+        } else if matches!(net.shape(), Shape::Hypercube { .. }) {
+            // Room for the arcs below the last row and left of the first
+            // column (`hypercube_arc`).
+            typical * 0.9
+        } else {
+            typical * 0.25
+        };
         let scale =
             ((inner.width()) / (span.x + 2.0 * pad)).min(inner.height() / (span.y + 2.0 * pad));
         let used = vec2(span.x + 2.0 * pad, span.y + 2.0 * pad) * scale;
@@ -113,6 +121,39 @@ impl ViewTransform {
     pub fn switch(&self, net: &Network, s: SwitchId) -> Pos2 {
         self.to_screen(net.switch_positions()[s as usize])
     }
+}
+
+/// The points of a hypercube link drawn as an arc from `a` to `b` (screen
+/// positions of its left and right ends on a row, or upper and lower ends
+/// on a column), `span` typical link
+/// lengths long. A hypercube's grid (`topology::hypercube`, low bits on x
+/// and high bits on y, each in Gray-code order) puts the links of up to
+/// half the dimensions on one row, many of them over the switches between
+/// their ends; straight, they would lie on top of each other. Each arc
+/// bulges to the right of its direction from `a` to `b` (below a row, left
+/// of a column), higher the
+/// longer it is and always less than one row, so the links of one row stay
+/// between it and the next and the longer ones can be told apart.
+fn hypercube_arc(a: Pos2, b: Pos2, span: f32, spacing_px: f32, radius: f32) -> Vec<Pos2> {
+    let d = b - a;
+    let len = d.length().max(1e-3);
+    let dir = d / len;
+    let height = (0.25 + 0.12 * (span - 1.0)).min(0.85) * spacing_px;
+    // A quadratic Bezier's peak is half its control point's offset.
+    let control = a + d * 0.5 + vec2(-dir.y, dir.x) * 2.0 * height;
+    // Start and end just outside the switches' circles.
+    let t0 = (radius / len).min(0.2);
+    const STEPS: usize = 10;
+    (0..=STEPS)
+        .map(|k| {
+            let t = t0 + (1.0 - 2.0 * t0) * k as f32 / STEPS as f32;
+            let u = 1.0 - t;
+            pos2(
+                u * u * a.x + 2.0 * u * t * control.x + t * t * b.x,
+                u * u * a.y + 2.0 * u * t * control.y + t * t * b.y,
+            )
+        })
+        .collect()
 }
 
 /// Draw the network of `sim` filling the available space. Returns the
@@ -227,6 +268,7 @@ pub fn network_ui_overlaid(
 
     // Channel geometry (parallel cables of an imported fabric as a fan).
     let fan = super::fabric_view::parallel_fan(net);
+    let arcs = matches!(net.shape(), Shape::Hypercube { .. });
     let mut geoms = Vec::with_capacity(net.num_network_channels());
     for c in 0..net.num_network_channels() as ChannelId {
         let ch = net.channel(c);
@@ -246,6 +288,28 @@ pub fn network_ui_overlaid(
             geoms.push(ChannelGeom {
                 id: c,
                 segments: vec![[pa + n, pa + stub + n], [pb - stub + n, pb + n]],
+            });
+        } else if arcs && len_world > 1.5 * typical {
+            // A hypercube link along a row or column that skips switches:
+            // an arc (see `hypercube_arc`), so that it does not lie on the
+            // links it would pass over.
+            // Both directions of a cable on one arc: from its left (or
+            // upper) end.
+            let forward = if d.x.abs() >= d.y.abs() {
+                d.x > 0.0
+            } else {
+                d.y > 0.0
+            };
+            let (lo, hi) = if forward { (pa, pb) } else { (pb, pa) };
+            let mut points = hypercube_arc(lo, hi, len_world / typical, spacing_px, radius);
+            if !forward {
+                points.reverse();
+            }
+            let chord = (pb - pa).normalized();
+            let n = vec2(-chord.y, chord.x) * offset;
+            geoms.push(ChannelGeom {
+                id: c,
+                segments: points.windows(2).map(|w| [w[0] + n, w[1] + n]).collect(),
             });
         } else {
             let dir = d.normalized();
@@ -634,5 +698,44 @@ pub fn details_ui(ui: &mut egui::Ui, sim: &Simulation, selected: Selected, theme
         _ => {
             ui.label("Nothing selected");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The highest point of an arc away from its chord (a row along y = 0).
+    fn peak(points: &[Pos2]) -> f32 {
+        points.iter().map(|p| p.y).fold(f32::MIN, f32::max)
+    }
+
+    #[test]
+    fn hypercube_arcs_bulge_below_their_row_less_than_a_row_and_by_length() {
+        let (spacing, radius) = (40.0, 6.0);
+        let arc = |span: f32| {
+            hypercube_arc(
+                pos2(0.0, 0.0),
+                pos2(span * spacing, 0.0),
+                span,
+                spacing,
+                radius,
+            )
+        };
+        let (three, five, seven, fifteen) = (arc(3.0), arc(5.0), arc(7.0), arc(15.0));
+        for points in [&three, &five, &seven, &fifteen] {
+            // Below the row (screen y down), never down to the next row.
+            assert!(points.iter().all(|p| p.y >= 0.0));
+            assert!(peak(points) < spacing, "peak {}", peak(points));
+            // From just outside one switch to just outside the other.
+            let (first, last) = (points[0], *points.last().unwrap());
+            assert!(first.distance(pos2(0.0, 0.0)) < 2.0 * radius);
+            assert!(last.x > first.x);
+        }
+        assert!(peak(&three) < peak(&five) && peak(&five) < peak(&seven));
+        // A column bulges to the left.
+        let column = hypercube_arc(pos2(0.0, 0.0), pos2(0.0, 120.0), 3.0, spacing, radius);
+        assert!(column.iter().all(|p| p.x <= 0.0));
+        assert!(column.iter().any(|p| p.x < -spacing * 0.3));
     }
 }
