@@ -342,6 +342,11 @@ impl RoutelabApp {
         let ready = self.session.now() >= due
             || self.session.failure().is_some()
             || (!self.playback.playing && ctx.cumulative_pass_nr() > 60);
+        // And not while windows still fade in (a tour's card is drawn half
+        // transparent for its first tenth of a second): a second after the
+        // start, whatever the frame rate.
+        let settled = ctx.input(|i| i.time) >= 1.0;
+        let ready = ready && settled;
         if *asked || !ready {
             return;
         }

@@ -107,9 +107,10 @@ pub fn tour_ui(ctx: &egui::Context, run: &TourRun, theme: Theme) -> Option<TourB
         _ => (Align2::CENTER_CENTER, screen.center()),
     };
     let mut pressed = None;
+    // The tour's name goes in the card, where it wraps: in the title bar
+    // a long one was cut short ("Path selection on up*/down* and UDW...").
     egui::Window::new(format!(
-        "{} · step {} of {}",
-        run.tour.title,
+        "Tour · step {} of {}",
         run.step + 1,
         run.tour.steps.len()
     ))
@@ -122,6 +123,7 @@ pub fn tour_ui(ctx: &egui::Context, run: &TourRun, theme: Theme) -> Option<TourB
     .default_width(width)
     .show(ctx, |ui| {
         ui.set_max_width(width);
+        ui.label(egui::RichText::new(&run.tour.title).strong());
         ui.heading(&step.title);
         ui.add_space(4.0);
         ui.label(egui::RichText::new(&step.text).size(15.0));
