@@ -24,6 +24,8 @@ if ! command -v xvfb-run >/dev/null || ! ldconfig -p | grep -q libGL.so.1; then
 fi
 cargo build --release --bin routelab --quiet
 BIN=target/release/routelab
+# The X screen is larger than any window, so that its pointer (at the
+# screen's centre) is outside the window and no plot shows a hover.
 # A fresh settings folder for every shot: no remembered theme, colouring,
 # comparison or window size leaks from one into the next.
 SETTINGS="$(mktemp -d)"
@@ -38,7 +40,7 @@ shot() {
     fi
     echo "  $png"
     rm -rf "${SETTINGS:?}"/*
-    XDG_DATA_HOME="$SETTINGS" timeout 600 xvfb-run -a -s "-screen 0 1920x1080x24" \
+    XDG_DATA_HOME="$SETTINGS" timeout 600 xvfb-run -a -s "-screen 0 4000x2400x24" \
         "$BIN" app "$file" --window "$size" --screenshot "$OUT/$png" --screenshot-after "$after" "$@" \
         >/dev/null 2>"$OUT/.log" || { cat "$OUT/.log" >&2; echo "failed: $png" >&2; exit 1; }
     rm -f "$OUT/.log"

@@ -346,6 +346,10 @@ impl RoutelabApp {
         // transparent for its first tenth of a second): a second after the
         // start, whatever the frame rate.
         let settled = ctx.input(|i| i.time) >= 1.0;
+        if ready && !settled {
+            // Paused, nothing else asks for a frame: ask for the next.
+            ctx.request_repaint();
+        }
         let ready = ready && settled;
         if *asked || !ready {
             return;

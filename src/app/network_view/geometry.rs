@@ -146,10 +146,13 @@ fn hypercube_arc(a: Pos2, b: Pos2, span: f32, spacing_px: f32, radius: f32) -> V
     let control = a + d * 0.5 + vec2(-dir.y, dir.x) * 2.0 * height;
     // Start and end just outside the switches' circles.
     let t0 = (radius / len).min(0.2);
-    const STEPS: usize = 10;
-    (0..=STEPS)
+    // A segment per 16 points of chord, 2 to 10: smooth on a small
+    // network, few segments on a large one (a 16-cube has a million
+    // channels to draw).
+    let steps = ((len / 16.0) as usize).clamp(2, 10);
+    (0..=steps)
         .map(|k| {
-            let t = t0 + (1.0 - 2.0 * t0) * k as f32 / STEPS as f32;
+            let t = t0 + (1.0 - 2.0 * t0) * k as f32 / steps as f32;
             let u = 1.0 - t;
             pos2(
                 u * u * a.x + 2.0 * u * t * control.x + t * t * b.x,
@@ -170,7 +173,10 @@ pub(super) fn channel_geometry(net: &Network, xf: &ViewTransform) -> Vec<Channel
     let (spacing_px, radius) = (xf.spacing_px, xf.radius);
     let offset = xf.channel_offset();
     let fan = crate::app::fabric_view::parallel_fan(net);
-    let arcs = matches!(net.shape(), Shape::Hypercube { .. });
+    // (Arcs only where they can be seen: on a large hypercube, a few
+    // points between switches, they would cost memory and time for
+    // nothing.)
+    let arcs = matches!(net.shape(), Shape::Hypercube { .. }) && spacing_px >= 12.0;
     let mut geoms = Vec::with_capacity(net.num_network_channels());
     for c in 0..net.num_network_channels() as ChannelId {
         let ch = net.channel(c);
