@@ -510,6 +510,70 @@ fn balancer_and_compare_picks_follow_the_network() {
     );
 }
 
+/// The Compare box offers a real contrast after every preset: the
+/// preset's own (what the C key compares with) when it names one, else a
+/// routing that is not run A's under another name (`minimal` is up*/down*
+/// on an irregular network, DOR on a torus).
+#[test]
+fn the_compare_box_never_offers_run_a_again() {
+    let mut h = harness();
+    let presets: Vec<(usize, Option<String>)> = h
+        .state()
+        .presets
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (i, p.scenario.compare_with.clone()))
+        .collect();
+    assert!(
+        presets.iter().any(|(_, c)| c.is_none()),
+        "every preset names its contrast"
+    );
+    for (i, compare_with) in presets {
+        // A pick left over from another network first.
+        h.state_mut().compare_pick = "dor:tie=random".into();
+        h.state_mut().push(AppCommand::LoadPreset(i));
+        h.run_steps(2);
+        let app = h.state();
+        let name = &app.presets[i].scenario.name;
+        let pick = app.compare_pick.clone();
+        if let Some(c) = compare_with {
+            assert_eq!(pick, c, "{name}");
+            continue;
+        }
+        let spec: routelab::routing::RoutingSpec = pick
+            .parse()
+            .unwrap_or_else(|e| panic!("{name}: {pick}: {e}"));
+        let built = spec
+            .build(app.session.sim.network(), app.session.scenario.vcs)
+            .unwrap_or_else(|e| panic!("{name}: {pick}: {e}"));
+        assert_ne!(
+            built.name(),
+            app.session.sim.routing_name(),
+            "{name}: {pick}"
+        );
+    }
+    // On the irregular preset without a contrast of its own, `minimal`
+    // (up*/down* there) is not offered; Compare runs what is.
+    let (i, _) = h
+        .state()
+        .presets
+        .iter()
+        .enumerate()
+        .find(|(_, p)| {
+            p.scenario.topology.starts_with("irregular")
+                || p.scenario.topology.starts_with("ibnetdiscover")
+        })
+        .expect("an irregular preset");
+    h.state_mut().compare_pick = "minimal".into();
+    h.state_mut().push(AppCommand::LoadPreset(i));
+    h.run_steps(2);
+    assert_ne!(h.state().compare_pick, "minimal");
+    h.get_by_label("Compare").click();
+    h.run_steps(2);
+    let b = h.state().session.compare.as_ref().expect("run B");
+    assert_ne!(b.routing_name(), h.state().session.sim.routing_name());
+}
+
 #[test]
 fn up_down_roots_are_found_in_routing_names() {
     use routelab::app::network_view::updown_root;

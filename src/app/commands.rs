@@ -24,12 +24,30 @@ impl RoutelabApp {
                 self.session = session;
                 // The balancer and compare boxes offer only routings that
                 // apply to this network: keep their picks among them.
+                // A preset's own contrast comes first (what the C key
+                // compares with); else a pick that no longer fits, or that
+                // is run A's routing under another name (`minimal` is
+                // up*/down* on an irregular network; `dor:tie=random` is
+                // `dor` on a hypercube), becomes the next routing in the
+                // swap order.
                 let choices = scenario_panel::routing_choices(&s.topology, s.switch_model);
-                let other = choices.iter().find(|c| **c != s.routing).cloned();
-                if !choices.contains(&self.compare_pick)
-                    && let Some(o) = &other
-                {
-                    self.compare_pick = o.clone();
+                let a_name = self.session.sim.routing_name();
+                let net = self.session.sim.network().clone();
+                let on_net = |r: &str| {
+                    r.parse::<crate::routing::RoutingSpec>()
+                        .ok()
+                        .map(|spec| spec.canonical_on(&net))
+                };
+                let a_spec = on_net(&a_name);
+                let names_a = |r: &str| a_spec.is_some() && on_net(r) == a_spec;
+                if let Some(c) = &self.session.scenario.compare_with {
+                    self.compare_pick = c.clone();
+                } else if !choices.contains(&self.compare_pick) || names_a(&self.compare_pick) {
+                    let next = self.next_routing(&a_name).filter(|r| !names_a(r));
+                    let other = choices.iter().find(|c| !names_a(c)).cloned();
+                    if let Some(o) = next.or(other) {
+                        self.compare_pick = o;
+                    }
                 }
                 // The Balancer box shows run A's routing.
                 self.settings.swap_routing = self.session.sim.routing_name();

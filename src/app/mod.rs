@@ -166,7 +166,8 @@ pub struct RoutelabApp {
     pub oblivious: oblivious::ObliviousAnalysis,
     commands: Vec<AppCommand>,
     show_file_window: bool,
-    compare_pick: String,
+    /// What the Compare box holds: the routing run B would get.
+    pub compare_pick: String,
     view_rect: Option<egui::Rect>,
     screenshot: ScreenshotSlot,
     screenshot_pending: bool,

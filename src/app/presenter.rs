@@ -145,7 +145,7 @@ impl RoutelabApp {
     }
 
     /// The routing after `current` in the swap order.
-    fn next_routing(&self, current: &str) -> Option<String> {
+    pub(super) fn next_routing(&self, current: &str) -> Option<String> {
         swap_order::next_after(&self.swap_order(), current)
     }
 

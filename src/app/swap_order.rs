@@ -91,7 +91,10 @@ pub fn swap_order(scenario: &Scenario, net: &Network) -> Vec<String> {
         if let Ok(spec) = name.parse::<RoutingSpec>()
             && fits(&spec)
         {
-            let canonical = spec.to_string();
+            // Under the name of what it builds here, once: on a
+            // hypercube `dor:tie=random` is `dor`, and B would swap to the
+            // routing already running.
+            let canonical = spec.canonical_on(net);
             if !out.contains(&canonical) {
                 out.push(canonical);
             }
@@ -167,6 +170,35 @@ mod tests {
         let next = next_after(&o, "drb:tau=0.02:tolerance=0.01").unwrap();
         assert!(next.starts_with("dor"), "{next}");
         assert!(next_after(&o, &o[0]).unwrap().starts_with("rdor"));
+    }
+
+    /// No two entries build the same routing: on a hypercube and a
+    /// midimew DOR's tie rules mean nothing, so `dor` comes once and B never
+    /// swaps to the routing already running; on a torus the tie rules stay.
+    #[test]
+    fn no_entry_is_another_under_a_new_name() {
+        for topology in ["hypercube:6", "midimew:64"] {
+            let o = order_of(topology, 12);
+            let dors: Vec<&String> = o.iter().filter(|c| c.starts_with("dor")).collect();
+            assert_eq!(dors, ["dor"], "{topology}: {o:?}");
+            let net = Network::from_spec(topology).unwrap();
+            let mut built: Vec<String> = o
+                .iter()
+                .map(|c| {
+                    c.parse::<RoutingSpec>()
+                        .unwrap()
+                        .build(&net, 12)
+                        .unwrap()
+                        .name()
+                })
+                .collect();
+            let n = built.len();
+            built.sort();
+            built.dedup();
+            assert_eq!(built.len(), n, "{topology}: {o:?}");
+        }
+        let o = order_of("torus:8x8", 8);
+        assert!(o.iter().any(|c| c == "dor:tie=random"), "{o:?}");
     }
 
     /// Routings that need more VCs than the scenario has are left out.

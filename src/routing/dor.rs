@@ -135,6 +135,14 @@ impl RoutingBuild for DorSpec {
         }
         s
     }
+    /// On a hypercube (e-cube) and a midimew (its minimal rule) there are
+    /// neither ties nor datelines: every DOR spec is plain `dor` there.
+    fn canonical_on(&self, net: &Network) -> String {
+        match net.shape() {
+            Shape::Hypercube { .. } | Shape::Midimew { .. } => "dor".into(),
+            _ => self.canonical(),
+        }
+    }
     fn applies_to(&self, net: &Network) -> Result<(), String> {
         match net.shape() {
             Shape::Cube { .. } | Shape::Hypercube { .. } | Shape::Midimew { .. } => Ok(()),

@@ -36,6 +36,15 @@ pub trait RoutingBuild: Send + Sync + Debug {
     /// The canonical spec string (what `Display` of [`super::RoutingSpec`]
     /// prints; parsing it gives an equal spec).
     fn canonical(&self) -> String;
+    /// The canonical spec of the routing it builds on `net`: its own,
+    /// unless on that network it is another spec's routing under another
+    /// name (`minimal` is up*/down* on an irregular network; DOR's tie
+    /// rules and classes mean nothing on a hypercube or midimew). Two specs
+    /// with the same answer build the same routing there, so the app does
+    /// not offer one as a contrast to the other.
+    fn canonical_on(&self, _net: &Network) -> String {
+        self.canonical()
+    }
     /// `Ok` when the routing is defined on this network, else why not.
     fn applies_to(&self, net: &Network) -> Result<(), String>;
     /// Fewest virtual channels per port the routing needs on `net` to be

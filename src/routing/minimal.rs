@@ -42,6 +42,9 @@ impl RoutingBuild for Minimal {
     fn canonical(&self) -> String {
         "minimal".into()
     }
+    fn canonical_on(&self, net: &Network) -> String {
+        Self::resolve(net).map_or_else(|_| self.canonical(), |r| r.canonical_on(net))
+    }
     fn applies_to(&self, net: &Network) -> Result<(), String> {
         Self::resolve(net)?.applies_to(net)
     }

@@ -159,6 +159,13 @@ impl RoutingSpec {
         self.build.min_vcs(net)
     }
 
+    /// The canonical spec of the routing it builds on `net`
+    /// ([`RoutingBuild::canonical_on`]): equal for two specs that build the
+    /// same routing there (`minimal` and `updown` on an irregular network).
+    pub fn canonical_on(&self, net: &Network) -> String {
+        self.build.canonical_on(net)
+    }
+
     /// `Ok` when the routing is defined on `net`.
     pub fn applies_to(&self, net: &Network) -> Result<(), RoutingError> {
         self.build
