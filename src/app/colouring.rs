@@ -108,6 +108,23 @@ pub struct Colouring {
 }
 
 impl Colouring {
+    /// The smallest and largest finite values of `net`'s switch-to-switch
+    /// channels (the colour range; hosts' channels are not drawn): `(0, 0)`
+    /// without any, and the smallest never above the largest, which is at
+    /// least 0.
+    pub fn network_range(&self, net: &crate::topology::Network) -> (f64, f64) {
+        let finite = || {
+            self.values
+                .iter()
+                .take(net.num_network_channels())
+                .copied()
+                .filter(|v| v.is_finite())
+        };
+        let max = finite().fold(0.0f64, f64::max);
+        let min = finite().fold(f64::MAX, f64::min).min(max);
+        (min, max)
+    }
+
     /// A metric of `sim` (a missing routing quantity colours everything 0
     /// and says so in the legend).
     pub fn of(metric: Metric, sim: &Simulation) -> Colouring {

@@ -329,12 +329,7 @@ pub fn fat_tree_ui(
     let net = sim.network();
     let k = fat_tree_k(net);
     let values = &colouring.values;
-    let max_value = values
-        .iter()
-        .take(net.num_network_channels())
-        .copied()
-        .filter(|v| v.is_finite())
-        .fold(0.0f64, f64::max);
+    let (_, max_value) = colouring.network_range(net);
     // Runs side by side share one colour range.
     let max_value = scale_max
         .filter(|m| m.is_finite() && *m > 0.0)

@@ -127,19 +127,7 @@ pub fn network_ui_overlaid(
     let geoms = channel_geometry(net, &xf);
 
     let values = &colouring.values;
-    let max = values
-        .iter()
-        .take(net.num_network_channels())
-        .copied()
-        .filter(|v| v.is_finite())
-        .fold(0.0f64, f64::max);
-    let min = values
-        .iter()
-        .take(net.num_network_channels())
-        .copied()
-        .filter(|v| v.is_finite())
-        .fold(f64::MAX, f64::min)
-        .min(max);
+    let (min, max) = colouring.network_range(net);
     let scale = overlay
         .scale_max
         .filter(|m| m.is_finite() && *m > 0.0)
@@ -296,7 +284,7 @@ pub fn network_ui_overlaid(
         ),
         theme,
         colouring,
-        (if min == f64::MAX { 0.0 } else { min }, max, scale),
+        (min, max, scale),
         ui.visuals().text_color(),
         rect.max.x - 8.0,
     );
