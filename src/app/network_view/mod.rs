@@ -1,6 +1,6 @@
 //! The network drawn from the topology's coordinates, each channel coloured
 //! by a per-channel value, with a legend, hover tooltips and selection;
-//! [`geometry`] places the switches and shapes the channels, [`details`]
+//! `geometry` places the switches and shapes the channels, `details`
 //! is the panel of the selected switch or channel.
 
 mod details;
