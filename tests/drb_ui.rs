@@ -158,3 +158,35 @@ fn an_unheard_pair_hints_at_the_active_ones() {
     assert_eq!(h.state().drb.pair(), Some(busiest));
     h.get_by_label_contains(&format!("Pair {} to {}: width", busiest.0, busiest.1));
 }
+
+/// Off 2-D tori the latency surface is a flat map with each node where the
+/// Network tab draws it: its legend says so and offers no camera (which
+/// node the pointer is on is `latency_surface::node_at`, unit-tested).
+#[test]
+fn a_flat_map_says_where_its_nodes_are_and_has_no_camera() {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(
+            |ui, app: &mut RoutelabApp| app.show(ui),
+            RoutelabApp::new(Settings::default()),
+        );
+    h.state_mut().push(AppCommand::Apply(Box::new(Scenario {
+        topology: "midimew:64".into(),
+        routing: "minimal".into(),
+        traffic: "shuffle".into(),
+        load: 0.3,
+        warmup: 0,
+        ..Scenario::default()
+    })));
+    h.run();
+    h.get_by_label("Latency surface").click();
+    h.run();
+    for _ in 0..3 {
+        h.get_by_label("Step 100").click();
+        h.run();
+    }
+    h.get_by_label_contains("nodes placed as in the Network tab");
+    assert!(h.query_by_label_contains("View: yaw").is_none());
+    assert!(h.query_by_label("Reset view").is_none());
+    h.get_by_label("Latency surface drawing");
+}

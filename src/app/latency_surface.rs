@@ -8,7 +8,10 @@
 //! projected mesh is built here as painter shapes (quads sorted back to
 //! front, a wireframe, marching-squares contours). Dragging rotates the
 //! view, dragging with the secondary button (or scrolling) zooms. Other
-//! topologies get a flat per-node heatmap in the same place.
+//! topologies get a flat per-node heatmap in the same place, each node where
+//! the Network tab draws it (a midimew's brick rows, a hypercube's Gray-code
+//! grid, an irregular network's spring layout), so a hot region is found
+//! at the same place in both tabs.
 
 use super::theme::Theme;
 use crate::sim::Simulation;
@@ -64,15 +67,24 @@ pub struct Grid {
     pub rows: usize,
     pub values: Vec<f64>,
     /// True when the grid is the topology's own 2-D layout (a torus or a
-    /// mesh): drawn as a surface; otherwise nodes by id, drawn flat.
+    /// mesh): drawn as a surface; otherwise drawn flat.
     pub surface: bool,
+    /// For a flat map: each node's drawing position (the network view's
+    /// coordinates, one per value); empty to place the nodes by id on the
+    /// near-square grid.
+    pub positions: Vec<[f32; 2]>,
 }
 
 impl Grid {
     /// The node values of `sim` laid out on its 2-D torus or mesh grid, or
     /// by id on a near-square grid for every other topology.
     pub fn of(sim: &Simulation) -> Grid {
-        Grid::from_values(sim.network().shape(), sim.node_link_delay())
+        let net = sim.network();
+        let mut grid = Grid::from_values(net.shape(), sim.node_link_delay());
+        if !grid.surface && net.switch_positions().len() == grid.values.len() {
+            grid.positions = net.switch_positions().to_vec();
+        }
+        grid
     }
 
     /// `values` (one per switch) on the shape's grid.
@@ -86,6 +98,7 @@ impl Grid {
                 rows: radix[1] as usize,
                 values,
                 surface: true,
+                positions: Vec::new(),
             };
         }
         let n = values.len().max(1);
@@ -95,6 +108,7 @@ impl Grid {
             rows: n.div_ceil(cols),
             values,
             surface: false,
+            positions: Vec::new(),
         }
     }
 
@@ -343,21 +357,125 @@ pub fn contour_segments(grid: &Grid, level: f64) -> Vec<[(f32, f32); 2]> {
 }
 
 /// The shapes of a flat per-node heatmap (other topologies): one cell per
-/// node, by id, on the grid's near-square layout.
+/// node ([`flat_cells`]).
 pub fn heatmap_shapes(grid: &Grid, top: f64, rect: Rect, theme: Theme) -> Vec<EShape> {
-    let mut shapes = Vec::new();
     let top = if top > 0.0 { top } else { 1.0 };
+    grid.values
+        .iter()
+        .zip(flat_cells(grid, rect))
+        .map(|(&v, r)| EShape::rect_filled(r, 1.0, theme.heat((v / top) as f32)))
+        .collect()
+}
+
+/// Each node's cell of a flat map in `rect`, by node: at its drawing
+/// position when the grid has them (the network view's layout,
+/// [`placed_cells`]), else by id on the grid's near-square layout.
+pub fn flat_cells(grid: &Grid, rect: Rect) -> Vec<Rect> {
+    if !grid.positions.is_empty() && grid.positions.len() == grid.values.len() {
+        return placed_cells(&grid.positions, rect);
+    }
     let cell = (rect.width() / grid.cols.max(1) as f32)
         .min(rect.height() / grid.rows.max(1) as f32)
         .max(1.0);
     let origin = rect.center() - vec2(cell * grid.cols as f32, cell * grid.rows as f32) / 2.0;
-    for (i, &v) in grid.values.iter().enumerate() {
-        let (x, y) = (i % grid.cols, i / grid.cols);
-        let r = Rect::from_min_size(origin + vec2(x as f32, y as f32) * cell, vec2(cell, cell))
-            .shrink(cell * 0.06);
-        shapes.push(EShape::rect_filled(r, 1.0, theme.heat((v / top) as f32)));
+    (0..grid.values.len())
+        .map(|i| {
+            let (x, y) = (i % grid.cols, i / grid.cols);
+            Rect::from_min_size(origin + vec2(x as f32, y as f32) * cell, vec2(cell, cell))
+                .shrink(cell * 0.06)
+        })
+        .collect()
+}
+
+/// The node of a flat map whose cell holds `p` (on screen, the map drawn
+/// in `rect`), with its cell; `None` between cells and outside.
+pub fn node_at(grid: &Grid, rect: Rect, p: Pos2) -> Option<(usize, Rect)> {
+    if !rect.contains(p) {
+        return None;
     }
-    shapes
+    flat_cells(grid, rect)
+        .into_iter()
+        .enumerate()
+        .find(|(_, r)| r.contains(p))
+}
+
+/// The screen cells of nodes at world `positions` (y down, as in the
+/// network view), fitted into `rect` with the aspect kept, each centred on
+/// its node and none overlapping another (see `cell_size`).
+pub fn placed_cells(positions: &[[f32; 2]], rect: Rect) -> Vec<Rect> {
+    let (mut lo, mut hi) = ([f32::MAX; 2], [f32::MIN; 2]);
+    for p in positions {
+        for k in 0..2 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    let span = [(hi[0] - lo[0]).max(0.0), (hi[1] - lo[1]).max(0.0)];
+    let [cw, ch] = cell_size(positions).unwrap_or([1.0, 1.0]);
+    // The whole drawing, half a cell beyond the outer nodes.
+    let (w, h) = (span[0] + cw, span[1] + ch);
+    let scale = (rect.width() / w).min(rect.height() / h).max(1e-6);
+    let origin = rect.center() - vec2(w, h) * scale / 2.0 + vec2(cw, ch) * scale / 2.0;
+    let size = vec2(cw, ch) * scale;
+    let gap = size.min_elem() * 0.08;
+    positions
+        .iter()
+        .map(|p| {
+            let c = origin + vec2(p[0] - lo[0], p[1] - lo[1]) * scale;
+            Rect::from_center_size(c, size).shrink(gap)
+        })
+        .collect()
+}
+
+/// The world size of a node's cell, or `None` for fewer than two distinct
+/// positions. Nodes drawn in rows (a midimew's brick rows, a hypercube's
+/// grid, a fat tree's levels: at most half as many distinct heights as
+/// nodes) get cells as tall as the rows are apart and as wide as the
+/// closest two nodes of a row, so bricks tile as the rows do; scattered
+/// nodes (a spring layout) get squares as wide as the closest two nodes are
+/// apart along the larger axis. Either way two cells never overlap.
+fn cell_size(positions: &[[f32; 2]]) -> Option<[f32; 2]> {
+    const EPS: f32 = 1e-4;
+    let mut pts: Vec<[f32; 2]> = positions.to_vec();
+    pts.sort_by(|a, b| a[1].total_cmp(&b[1]).then(a[0].total_cmp(&b[0])));
+    let mut heights: Vec<f32> = Vec::new();
+    for p in &pts {
+        if heights.last().is_none_or(|&y| p[1] - y > EPS) {
+            heights.push(p[1]);
+        }
+    }
+    if heights.len() * 2 <= pts.len() {
+        let row_gap = heights
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .fold(f32::MAX, f32::min);
+        let col_gap = pts
+            .windows(2)
+            .filter(|w| w[1][1] - w[0][1] <= EPS)
+            .map(|w| w[1][0] - w[0][0])
+            .filter(|&d| d > EPS)
+            .fold(f32::MAX, f32::min);
+        let h = if row_gap < f32::MAX { row_gap } else { col_gap };
+        let w = if col_gap < f32::MAX { col_gap } else { h };
+        return (w < f32::MAX).then_some([w, h]);
+    }
+    // Scattered: the closest pair along the larger axis, sorted by x so a
+    // pair is compared only while their x gap is below the best found.
+    pts.sort_by(|a, b| a[0].total_cmp(&b[0]));
+    let mut best = f32::MAX;
+    for i in 0..pts.len() {
+        for j in i + 1..pts.len() {
+            let dx = pts[j][0] - pts[i][0];
+            if dx >= best {
+                break;
+            }
+            let d = dx.max((pts[j][1] - pts[i][1]).abs());
+            if d > EPS {
+                best = best.min(d);
+            }
+        }
+    }
+    (best < f32::MAX).then_some([best, best])
 }
 
 /// The smallest peak delay (cycles) the legend gives a scale for: the
@@ -380,17 +498,32 @@ pub fn surface_ui(
         .fold(0.0, f64::max)
         .max(1e-9);
     let (yaw, pitch) = view.angles_deg();
+    // Flat maps only (no 2-D torus or mesh): no height, contours or camera
+    // to explain.
+    let surfaces = runs.iter().any(|(_, g)| g.surface);
     // Below a hundredth of a cycle the scale would read "0 to 0.00": say
     // what the flat floor means instead (nothing has queued yet).
     let scale = if top < QUEUEING_SHOWN {
-        "no queueing measured yet: the floor stays flat until a flit waits".to_string()
-    } else {
+        if surfaces {
+            "no queueing measured yet: the floor stays flat until a flit waits".to_string()
+        } else {
+            "no queueing measured yet".to_string()
+        }
+    } else if surfaces {
         format!(
             "0 to {top:.2} cycles, one scale for every run; {CONTOURS} contour levels every {:.2} on the floor",
             top / (CONTOURS + 1) as f64
         )
+    } else {
+        format!("0 to {top:.2} cycles, one scale for every run; nodes placed as in the Network tab")
     };
     ui.horizontal_wrapped(|ui| {
+        if !surfaces {
+            ui.label(format!(
+                "Legend: colour = mean queueing delay of a node's outgoing links, {scale}"
+            ));
+            return;
+        }
         ui.label(format!(
             "Legend: colour and height = mean queueing delay of a node's outgoing links, {scale}"
         ));
@@ -438,6 +571,14 @@ pub fn surface_ui(
             clip.extend(surface_shapes(grid, top, view, plot, theme));
         } else {
             clip.extend(heatmap_shapes(grid, top, plot, theme));
+            // Which node is that? Its id and value under the pointer.
+            if let Some((node, r)) = response.hover_pos().and_then(|p| node_at(grid, plot, p)) {
+                clip.rect_stroke(r, 1.0, Stroke::new(2.0, strong), egui::StrokeKind::Outside);
+                response.clone().on_hover_text_at_pointer(format!(
+                    "switch {node}: {:.2} cycles",
+                    grid.values[node]
+                ));
+            }
         }
         painter.text(
             cell.min,
@@ -460,7 +601,7 @@ pub fn surface_ui(
         vec2((rect.width() - 24.0).min(320.0), 10.0),
     );
     super::colour_scale::paint_bar(&painter, bar, theme, false);
-    for k in 1..=CONTOURS {
+    for k in (1..=CONTOURS).filter(|_| surfaces) {
         let x = bar.min.x + bar.width() * k as f32 / (CONTOURS + 1) as f32;
         painter.line_segment(
             [pos2(x, bar.min.y - 2.0), pos2(x, bar.max.y + 2.0)],
@@ -470,18 +611,24 @@ pub fn surface_ui(
     painter.text(
         pos2(bar.min.x, bar.min.y - 14.0),
         Align2::LEFT_TOP,
-        "Mean queueing delay of a node's outgoing links (cycles); ticks: contour levels",
+        if surfaces {
+            "Mean queueing delay of a node's outgoing links (cycles); ticks: contour levels"
+        } else {
+            "Mean queueing delay of a node's outgoing links (cycles)"
+        },
         FontId::proportional(11.0),
         text,
     );
     super::colour_scale::paint_ends(&painter, bar, "0", &format!("{top:.2}"), text);
-    painter.text(
-        pos2(rect.max.x - 8.0, rect.max.y - 4.0),
-        Align2::RIGHT_BOTTOM,
-        "drag to turn · right-drag or scroll to zoom",
-        FontId::proportional(10.0),
-        text,
-    );
+    if surfaces {
+        painter.text(
+            pos2(rect.max.x - 8.0, rect.max.y - 4.0),
+            Align2::RIGHT_BOTTOM,
+            "drag to turn · right-drag or scroll to zoom",
+            FontId::proportional(10.0),
+            text,
+        );
+    }
     response
 }
 
@@ -500,6 +647,7 @@ mod tests {
             rows: values.len() / cols,
             values,
             surface: true,
+            positions: Vec::new(),
         }
     }
 
@@ -517,6 +665,87 @@ mod tests {
             }
         }
         assert!(contour_segments(&g, 3.0).is_empty());
+    }
+
+    /// A midimew's flat map puts each node where the Network tab draws it
+    /// (rows of consecutive nodes, offset like bricks), not by id on an
+    /// 8x8 grid: the cells keep the layout's order on both axes, stay
+    /// inside the drawing and never overlap; a torus stays a surface.
+    #[test]
+    fn a_flat_map_places_nodes_as_the_network_view_does() {
+        use crate::scenario::Scenario;
+        let build = |topology: &str| {
+            Scenario {
+                topology: topology.into(),
+                routing: "minimal".into(),
+                load: 0.1,
+                warmup: 0,
+                ..Scenario::default()
+            }
+            .build()
+            .unwrap()
+        };
+        let sim = build("midimew:64");
+        let g = Grid::of(&sim);
+        assert!(!g.surface);
+        let world = sim.network().switch_positions();
+        assert_eq!(g.positions, world);
+        let rect = Rect::from_min_size(pos2(10.0, 20.0), vec2(500.0, 300.0));
+        let cells = placed_cells(&g.positions, rect);
+        assert_eq!(cells.len(), 64);
+        for (i, a) in cells.iter().enumerate() {
+            assert!(
+                rect.expand(0.5).contains_rect(*a),
+                "cell {i} {a:?} outside {rect:?}"
+            );
+            assert!(a.width() > 10.0, "cell {i} is {a:?}");
+            for (j, b) in cells.iter().enumerate().skip(i + 1) {
+                assert!(!a.intersects(b.shrink(0.01)), "cells {i} and {j} overlap");
+                let (ca, cb) = (a.center(), b.center());
+                for (k, (wa, wb)) in world[i].iter().zip(&world[j]).enumerate() {
+                    if wa < wb {
+                        assert!(ca[k] < cb[k], "nodes {i} and {j} swapped on axis {k}");
+                    }
+                }
+            }
+        }
+        // Node 0 and node 1 are neighbours in a row (consecutive ids), so
+        // their cells sit side by side, one row above node b = 6; the rows
+        // are bricks twice as wide as tall (a row's nodes are two units
+        // apart, the rows one), so they cover most of the drawing.
+        assert!((cells[0].center().y - cells[1].center().y).abs() < 0.5);
+        assert!(cells[6].center().y > cells[0].center().y + 1.0);
+        let (w, h) = (cells[0].width(), cells[0].height());
+        assert!((w / h - 2.0).abs() < 0.2, "{w} x {h}");
+        // A spring layout (scattered nodes): squares that still never overlap.
+        let scattered = build("irregular:24:seed=3");
+        let spring = Grid::of(&scattered);
+        assert_eq!(spring.positions.len(), 24);
+        let cells = placed_cells(&spring.positions, rect);
+        for (i, a) in cells.iter().enumerate() {
+            assert!((a.width() - a.height()).abs() < 0.01 && a.width() > 1.0);
+            for b in &cells[i + 1..] {
+                assert!(!a.intersects(b.shrink(0.01)));
+            }
+        }
+        let shapes = heatmap_shapes(&g, 1.0, rect, Theme::Dark);
+        assert_eq!(shapes.len(), 64);
+        // The pointer on a node's cell names that node; between cells and
+        // outside the map, none.
+        let cells = placed_cells(&g.positions, rect);
+        for node in [0, 6, 37, 63] {
+            assert_eq!(
+                node_at(&g, rect, cells[node].center()),
+                Some((node, cells[node]))
+            );
+        }
+        let gap = pos2(
+            cells[0].max.x + 0.5 * (cells[1].min.x - cells[0].max.x),
+            cells[0].center().y,
+        );
+        assert_eq!(node_at(&g, rect, gap), None);
+        assert_eq!(node_at(&g, rect, rect.max + vec2(5.0, 5.0)), None);
+        assert!(Grid::of(&build("torus:4x4")).surface);
     }
 
     #[test]
