@@ -168,6 +168,37 @@ fn bad_input_shows_a_message_and_changes_nothing() {
     h.get_by_label_contains("Swap refused");
 }
 
+/// Reset after a live swap rebuilds the scenario as defined: run A runs
+/// the scenario's balancer again, and the Balancer box and the notice say
+/// so instead of still naming the balancer swapped in.
+#[test]
+fn reset_after_a_swap_names_the_balancer_that_runs() {
+    use routelab::app::playback::PlaybackCommand;
+    let mut h = harness();
+    let before = h.state().session.sim.routing_name();
+    // (`swaps` lists the routing the run started with, then each swap.)
+    assert_eq!(h.state().session.sim.swaps().len(), 1);
+    h.state_mut().push(AppCommand::SwapRouting {
+        spec: "dor:tie=random".into(),
+        on_compare: false,
+    });
+    h.run();
+    assert_eq!(h.state().session.sim.swaps().len(), 2);
+    let swapped = h.state().session.sim.routing_name();
+    assert_ne!(swapped, before);
+    assert_eq!(h.state().settings.swap_routing, swapped);
+    h.get_by_label_contains(&format!("Swapped the balancer to {swapped}"));
+    h.state_mut()
+        .push(AppCommand::Playback(PlaybackCommand::Reset));
+    h.run();
+    assert_eq!(h.state().session.now(), 0);
+    assert_eq!(h.state().session.sim.swaps().len(), 1);
+    assert_eq!(h.state().session.sim.routing_name(), before);
+    assert_eq!(h.state().settings.swap_routing, before);
+    h.get_by_label_contains("Reset to cycle 0 with the scenario's balancer");
+    assert!(h.query_by_label_contains("Swapped the balancer").is_none());
+}
+
 #[test]
 fn help_overlay_toggles_with_question_mark() {
     let mut h = harness();

@@ -141,8 +141,22 @@ impl RoutelabApp {
                 }
                 if self.playback.reset_requested {
                     self.playback.reset_requested = false;
-                    if let Err(e) = self.session.reset() {
-                        self.error(e);
+                    // Reset rebuilds the scenario as defined: a balancer
+                    // swapped in live is undone, and the Balancer box and
+                    // the notice must say so (they named the swapped one).
+                    // (`swaps` lists the routing a run started with too.)
+                    let swapped = self.session.sims().any(|r| r.swaps().len() > 1);
+                    match self.session.reset() {
+                        Ok(()) => {
+                            self.settings.swap_routing = self.session.sim.routing_name();
+                            if swapped {
+                                self.info(format!(
+                                    "Reset to cycle 0 with the scenario's balancer, {}: the live swap is undone",
+                                    self.settings.swap_routing
+                                ));
+                            }
+                        }
+                        Err(e) => self.error(e),
                     }
                 }
             }
