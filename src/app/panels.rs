@@ -133,8 +133,8 @@ impl RoutelabApp {
                     ))
                     .on_hover_text("Measured since the warm-up ended: mean latency, accepted / offered flits per host per cycle, and the network's capacity under uniform traffic (the bisection limit) with the accepted throughput as a share of it");
                 }
-                ui.separator();
                 if let Some(b) = &s.compare {
+                    ui.separator();
                     let sb = b.summary();
                     // B in A's terms: success and slices on the time-slice
                     // model, accepted flits and cycles elsewhere.
@@ -155,9 +155,7 @@ impl RoutelabApp {
                     };
                     ui.monospace(text)
                         .on_hover_text(format!("Run B ({}), measured the same way", b.routing_name()));
-                    ui.separator();
                 }
-                ui.monospace(format!("Routing {}", s.sim.routing_name()));
                 if self.playback.playing {
                     ui.separator();
                     ui.monospace("playing");
@@ -179,6 +177,27 @@ impl RoutelabApp {
                     {
                         self.file_dialogs.forget();
                     }
+                }
+                // Last on the bar and often long (`drb:tau=...`): cut short
+                // with an ellipsis where the bar ends rather than wrapped
+                // onto a second line (the whole name is on hover, in the
+                // Balancer box and over the view), and left out when not
+                // even a few letters fit.
+                ui.separator();
+                let routing = format!("Routing {}", s.sim.routing_name());
+                let room = ui.available_size_before_wrap().x;
+                if room >= 90.0 {
+                    ui.allocate_ui_with_layout(
+                        egui::vec2(room, ui.spacing().interact_size.y),
+                        egui::Layout::left_to_right(egui::Align::Center),
+                        |ui| {
+                            ui.add(
+                                egui::Label::new(egui::RichText::new(&routing).monospace())
+                                    .truncate(),
+                            )
+                            .on_hover_text(routing);
+                        },
+                    );
                 }
             });
         });
@@ -452,7 +471,7 @@ impl RoutelabApp {
                     "Latency surface",
                 )
                 .on_hover_text(
-                    "DRB's Fig. 9: each node's mean link queueing delay as a 3-D surface over a 2-D torus (a flat heatmap elsewhere), every run on one scale",
+                    "DRB's Fig. 9: each node's mean link queueing delay as a 3-D surface over a 2-D torus (elsewhere a flat map, each node where the Network tab draws it), every run on one scale",
                 );
             });
             let view_h = (view_h - 24.0).max(140.0);
