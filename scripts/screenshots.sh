@@ -61,6 +61,8 @@ done
 echo "== 1400x900"
 shot assets/scenarios/drb-torus8-hotspot.json stage-1400-drb-hotspot.png 1400x900 3000
 shot assets/scenarios/torus-dor-tornado.json stage-1400-tornado.png 1400x900 3000
+shot assets/scenarios/fattree8-greedy.json stage-fattree-k8-1400x900.png 1400x900 400
+shot assets/scenarios/fattree16-greedy.json stage-fattree-k16-1400x900.png 1400x900 200
 
 echo "== presenter mode at 1920x1080"
 for name in torus-dor-tornado drb-torus8-hotspot oblivious-c-torus8-tornado fattree-greedy paths-irregular-16; do
