@@ -9,13 +9,7 @@ use routelab::app::{AppCommand, CentralView, RoutelabApp, Settings};
 use routelab::scenario::Scenario;
 
 fn harness(routing: &str) -> Harness<'static, RoutelabApp> {
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(
-            |ui, app: &mut RoutelabApp| app.show(ui),
-            RoutelabApp::new(Settings::default()),
-        );
-    h.state_mut().push(AppCommand::Apply(Box::new(Scenario {
+    harness_on(Scenario {
         topology: "torus:8x8".into(),
         routing: routing.into(),
         traffic: "hotspot:fraction=0.2:nodes=27".into(),
@@ -23,7 +17,18 @@ fn harness(routing: &str) -> Harness<'static, RoutelabApp> {
         load: 0.3,
         warmup: 0,
         ..Scenario::default()
-    })));
+    })
+}
+
+/// The app at 1400x900 on `scenario`.
+fn harness_on(scenario: Scenario) -> Harness<'static, RoutelabApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(
+            |ui, app: &mut RoutelabApp| app.show(ui),
+            RoutelabApp::new(Settings::default()),
+        );
+    h.state_mut().push(AppCommand::Apply(Box::new(scenario)));
     h.run();
     h
 }
@@ -164,21 +169,14 @@ fn an_unheard_pair_hints_at_the_active_ones() {
 /// node the pointer is on is `latency_surface::node_at`, unit-tested).
 #[test]
 fn a_flat_map_says_where_its_nodes_are_and_has_no_camera() {
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(
-            |ui, app: &mut RoutelabApp| app.show(ui),
-            RoutelabApp::new(Settings::default()),
-        );
-    h.state_mut().push(AppCommand::Apply(Box::new(Scenario {
+    let mut h = harness_on(Scenario {
         topology: "midimew:64".into(),
         routing: "minimal".into(),
         traffic: "shuffle".into(),
         load: 0.3,
         warmup: 0,
         ..Scenario::default()
-    })));
-    h.run();
+    });
     h.get_by_label("Latency surface").click();
     h.run();
     for _ in 0..3 {
