@@ -1,8 +1,10 @@
 //! Drawing DRB's latency surface (Fig. 9) on a 16x16 torus, every frame:
 //! building the painter shapes, and a whole egui frame (layout, shapes and
 //! tessellation into triangles, what the GPU then draws) with two surfaces
-//! side by side, as in compare mode. The app must animate it: both well
-//! under a 16 ms frame (docs/performance.md has the numbers).
+//! side by side, as in compare mode; and the flat map other topologies get
+//! (each node where the Network tab draws it) on a 4096-switch hypercube,
+//! two side by side. The app must animate them: all well under a 16 ms
+//! frame (docs/performance.md has the numbers).
 //!
 //!     cargo bench --bench latency_surface
 
@@ -63,5 +65,44 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+/// A flat map's values on `hypercube:12` (4096 switches at their Gray-code
+/// grid positions), with a hot corner.
+fn hypercube12() -> Grid {
+    let net = routelab::topology::Network::from_spec("hypercube:12").expect("hypercube:12");
+    let values: Vec<f64> = (0..net.num_switches())
+        .map(|s| 1.0 / (1.0 + (s % 97) as f64) + if s < 64 { 5.0 } else { 0.0 })
+        .collect();
+    let mut g = Grid::from_values(net.shape(), values);
+    g.positions = net.switch_positions().to_vec();
+    g
+}
+
+fn bench_flat(c: &mut Criterion) {
+    let g = hypercube12();
+    assert!(!g.surface && g.positions.len() == 4096);
+    let ctx = egui::Context::default();
+    let runs = vec![
+        ("A: dor".to_string(), g.clone()),
+        ("B: drb".to_string(), g.clone()),
+    ];
+    let mut view = SurfaceView::default();
+    c.bench_function("flat_frame_two_hypercube12", |b| {
+        b.iter(|| {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(1400.0, 900.0),
+                )),
+                ..Default::default()
+            };
+            let out = ctx.run_ui(input, |ui| {
+                surface_ui(ui, &mut view, &runs, Theme::Dark);
+            });
+            let prims = ctx.tessellate(out.shapes, out.pixels_per_point);
+            black_box(prims.len())
+        })
+    });
+}
+
+criterion_group!(benches, bench, bench_flat);
 criterion_main!(benches);

@@ -357,14 +357,16 @@ pub fn contour_segments(grid: &Grid, level: f64) -> Vec<[(f32, f32); 2]> {
 }
 
 /// The shapes of a flat per-node heatmap (other topologies): one cell per
-/// node ([`flat_cells`]).
+/// node ([`flat_cells`]), all in one mesh of plain quads. A rounded,
+/// anti-aliased rectangle per node cost a frame of two 4096-switch maps
+/// 23 ms to tessellate (`benches/latency_surface.rs`, docs/performance.md).
 pub fn heatmap_shapes(grid: &Grid, top: f64, rect: Rect, theme: Theme) -> Vec<EShape> {
     let top = if top > 0.0 { top } else { 1.0 };
-    grid.values
-        .iter()
-        .zip(flat_cells(grid, rect))
-        .map(|(&v, r)| EShape::rect_filled(r, 1.0, theme.heat((v / top) as f32)))
-        .collect()
+    let mut mesh = egui::Mesh::default();
+    for (&v, r) in grid.values.iter().zip(flat_cells(grid, rect)) {
+        mesh.add_colored_rect(r, theme.heat((v / top) as f32));
+    }
+    vec![EShape::mesh(mesh)]
 }
 
 /// Each node's cell of a flat map in `rect`, by node: at its drawing
@@ -729,7 +731,14 @@ mod tests {
             }
         }
         let shapes = heatmap_shapes(&g, 1.0, rect, Theme::Dark);
-        assert_eq!(shapes.len(), 64);
+        let quads: usize = shapes
+            .iter()
+            .map(|s| match s {
+                EShape::Mesh(m) => m.indices.len() / 6,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(quads, 64);
         // The pointer on a node's cell names that node; between cells and
         // outside the map, none.
         let cells = placed_cells(&g.positions, rect);

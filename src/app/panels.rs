@@ -134,7 +134,6 @@ impl RoutelabApp {
                     .on_hover_text("Measured since the warm-up ended: mean latency, accepted / offered flits per host per cycle, and the network's capacity under uniform traffic (the bisection limit) with the accepted throughput as a share of it");
                 }
                 if let Some(b) = &s.compare {
-                    ui.separator();
                     let sb = b.summary();
                     // B in A's terms: success and slices on the time-slice
                     // model, accepted flits and cycles elsewhere.
@@ -153,8 +152,8 @@ impl RoutelabApp {
                             sb.avg_latency, sb.accepted
                         ),
                     };
-                    ui.monospace(text)
-                        .on_hover_text(format!("Run B ({}), measured the same way", b.routing_name()));
+                    let hover = format!("Run B ({}), measured the same way", b.routing_name());
+                    fit_rest(ui, &text, &hover);
                 }
                 if self.playback.playing {
                     ui.separator();
@@ -179,26 +178,10 @@ impl RoutelabApp {
                     }
                 }
                 // Last on the bar and often long (`drb:tau=...`): cut short
-                // with an ellipsis where the bar ends rather than wrapped
-                // onto a second line (the whole name is on hover, in the
-                // Balancer box and over the view), and left out when not
-                // even a few letters fit.
-                ui.separator();
+                // where the bar ends (the whole name is on hover, in the
+                // Balancer box and over the view).
                 let routing = format!("Routing {}", s.sim.routing_name());
-                let room = ui.available_size_before_wrap().x;
-                if room >= 90.0 {
-                    ui.allocate_ui_with_layout(
-                        egui::vec2(room, ui.spacing().interact_size.y),
-                        egui::Layout::left_to_right(egui::Align::Center),
-                        |ui| {
-                            ui.add(
-                                egui::Label::new(egui::RichText::new(&routing).monospace())
-                                    .truncate(),
-                            )
-                            .on_hover_text(routing);
-                        },
-                    );
-                }
+                fit_rest(ui, &routing, &routing);
             });
         });
     }
@@ -611,4 +594,31 @@ impl RoutelabApp {
             self.selected = selected;
         });
     }
+}
+
+/// A status-bar item after a separator, on what is left of the bar's line:
+/// cut short with an ellipsis where the line ends (the whole text on hover)
+/// instead of wrapped onto a second status line, and left out, separator
+/// and all, when not even a few letters fit.
+fn fit_rest(ui: &mut egui::Ui, text: &str, hover: &str) {
+    let sep = ui.spacing().item_spacing.x * 2.0 + 1.0;
+    let room = ui.available_size_before_wrap().x - sep;
+    if room < 90.0 {
+        return;
+    }
+    let font = egui::TextStyle::Monospace.resolve(ui.style());
+    let want = ui
+        .painter()
+        .layout_no_wrap(text.to_owned(), font, egui::Color32::WHITE)
+        .size()
+        .x;
+    ui.separator();
+    ui.allocate_ui_with_layout(
+        egui::vec2(want.min(room) + 1.0, ui.spacing().interact_size.y),
+        egui::Layout::left_to_right(egui::Align::Center),
+        |ui| {
+            ui.add(egui::Label::new(egui::RichText::new(text).monospace()).truncate())
+                .on_hover_text(hover);
+        },
+    );
 }
