@@ -39,30 +39,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("surface_shapes_16x16", |b| {
         b.iter(|| black_box(surface_shapes(&g, g.peak(), &view, rect, Theme::Dark)))
     });
-    let ctx = egui::Context::default();
-    let runs = vec![
-        ("A: dor".to_string(), g.clone()),
-        ("B: drb".to_string(), g.clone()),
-    ];
-    let mut view = SurfaceView::default();
-    c.bench_function("surface_frame_two_16x16", |b| {
-        b.iter(|| {
-            let input = egui::RawInput {
-                screen_rect: Some(egui::Rect::from_min_size(
-                    egui::Pos2::ZERO,
-                    egui::vec2(1400.0, 900.0),
-                )),
-                ..Default::default()
-            };
-            // Turn a little every frame, as while dragging.
-            view.yaw += 0.01;
-            let out = ctx.run_ui(input, |ui| {
-                surface_ui(ui, &mut view, &runs, Theme::Dark);
-            });
-            let prims = ctx.tessellate(out.shapes, out.pixels_per_point);
-            black_box(prims.len())
-        })
-    });
+    bench_frames(c, "surface_frame_two_16x16", &g, 0.01);
 }
 
 /// A flat map's values on `hypercube:12` (4096 switches at their Gray-code
@@ -80,13 +57,21 @@ fn hypercube12() -> Grid {
 fn bench_flat(c: &mut Criterion) {
     let g = hypercube12();
     assert!(!g.surface && g.positions.len() == 4096);
+    bench_frames(c, "flat_frame_two_hypercube12", &g, 0.0);
+}
+
+/// A whole egui frame at 1400x900 with `g` drawn twice side by side (runs A
+/// and B, as in compare mode), tessellated into triangles; the camera turns
+/// by `turn` radians a frame, as while dragging (0 for a flat map, which
+/// has no camera).
+fn bench_frames(c: &mut Criterion, name: &str, g: &Grid, turn: f32) {
     let ctx = egui::Context::default();
     let runs = vec![
         ("A: dor".to_string(), g.clone()),
         ("B: drb".to_string(), g.clone()),
     ];
     let mut view = SurfaceView::default();
-    c.bench_function("flat_frame_two_hypercube12", |b| {
+    c.bench_function(name, |b| {
         b.iter(|| {
             let input = egui::RawInput {
                 screen_rect: Some(egui::Rect::from_min_size(
@@ -95,6 +80,7 @@ fn bench_flat(c: &mut Criterion) {
                 )),
                 ..Default::default()
             };
+            view.yaw += turn;
             let out = ctx.run_ui(input, |ui| {
                 surface_ui(ui, &mut view, &runs, Theme::Dark);
             });

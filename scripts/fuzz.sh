@@ -21,8 +21,9 @@ LOG=${FUZZ_LOG:-/tmp/routelab-fuzz.log}
 run() {
     local features="$1" test="$2" name="$3"
     echo "== $test::$name ($SECONDS_PER_TARGET s)"
+    # Every target is a module of the one fuzz test crate (tests/fuzz.rs).
     # shellcheck disable=SC2086
-    cargo test --release $features --test "$test" -- --exact "$name" --nocapture 2>&1 |
+    cargo test --release $features --test fuzz -- --exact "$test::$name" --nocapture 2>&1 |
         tee -a "$LOG" | grep -E '^fuzz |panicked|FAILED|test result|running 0 tests' || true
     # A renamed test would otherwise pass by running nothing.
     if tail -n 20 "$LOG" | grep -q 'running 0 tests'; then

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Screenshots of what users see, into docs/screenshots/: every preset at
-# 1280x800, the DRB hot spot and the tornado at 1400x900, presenter mode
-# at 1920x1080 on the presets a talk uses, and the first step of every
-# guided tour. The desktop app runs under Xvfb (Mesa's software renderer)
+# 1280x800, the DRB hot spot and the tornado at 1400x900, the views a talk
+# reaches with a click (a DRB pair, a fat-tree pod unfolded, a comparison,
+# an imported fabric's colourings; replayed as demos), presenter mode at
+# 1920x1080 on the presets a talk uses, and the first step of every guided
+# tour. The desktop app runs under Xvfb (Mesa's software renderer)
 # and saves each PNG itself (`routelab app FILE --screenshot PNG`) once the
 # warm-up and a few thousand measured cycles have run, so every picture
 # shows measurements, not a grey warm-up.
@@ -29,7 +31,8 @@ BIN=target/release/routelab
 # A fresh settings folder for every shot: no remembered theme, colouring,
 # comparison or window size leaks from one into the next.
 SETTINGS="$(mktemp -d)"
-trap 'rm -rf "$SETTINGS"' EXIT
+DEMOS="$(mktemp -d)"
+trap 'rm -rf "$SETTINGS" "$DEMOS"' EXIT
 
 # shot FILE PNG WxH CYCLES [app flags...]
 shot() {
@@ -63,6 +66,40 @@ shot assets/scenarios/drb-torus8-hotspot.json stage-1400-drb-hotspot.png 1400x90
 shot assets/scenarios/torus-dor-tornado.json stage-1400-tornado.png 1400x900 3000
 shot assets/scenarios/fattree8-greedy.json stage-fattree-k8-1400x900.png 1400x900 400
 shot assets/scenarios/fattree16-greedy.json stage-fattree-k16-1400x900.png 1400x900 200
+
+# demo NAME ACTION... : a demo file (the app replays its actions at once,
+# no tour card over the view) for the shots that need a click: a DRB pair
+# picked, a pod unfolded, a comparison, a colouring.
+demo() {
+    local name="$1"
+    shift
+    local steps="" a
+    for a in "$@"; do
+        steps="${steps:+$steps, }{\"at_ms\": 0, \"action\": $a}"
+    done
+    printf '{"demo": "routelab", "steps": [%s]}\n' "$steps" >"$DEMOS/$name.json"
+    echo "$DEMOS/$name.json"
+}
+
+echo "== stage views that need a click (replayed as demos)"
+pair=$(demo drb-pair '{"preset": "drb-torus8-hotspot.json"}' '{"panel": "drb"}' \
+    '{"pair": [60, 27]}' '{"play": true}')
+shot "$pair" stage-drb-hotspot-pair-1280x800.png 1280x800 3000
+shot "$pair" stage-drb-hotspot-pair-1400x900.png 1400x900 3000
+pod=$(demo fattree16-pod '{"preset": "fattree16-greedy.json"}' '{"pod": 9}' '{"play": true}')
+shot "$pod" stage-fattree-k16-pod-1280x800.png 1280x800 200
+shot "$pod" stage-fattree-k16-pod-1400x900.png 1400x900 200
+ecmp=$(demo fattree-ecmp '{"preset": "fattree-greedy.json"}' '{"compare": "fattree-ecmp"}' \
+    '{"play": true}')
+shot "$ecmp" stage-fattree-k4-vs-ecmp-1400x900.png 1400x900 400
+for f in fattree irregular; do
+    cp=$(demo "fabric-$f-cp" "{\"preset\": \"paths-fabric-$f-ibnetdiscover.json\"}" \
+        '{"metric": "crossing_paths"}' '{"play": true}')
+    shot "$cp" "fabric-$f-crossing-paths.png" 1400x900 3000
+    heat=$(demo "fabric-$f-heat" "{\"preset\": \"paths-fabric-$f-ibnetdiscover.json\"}" \
+        '{"metric": "utilization"}' '{"play": true}')
+    shot "$heat" "fabric-$f-heatmap.png" 1400x900 3000
+done
 
 echo "== presenter mode at 1920x1080"
 for name in torus-dor-tornado drb-torus8-hotspot oblivious-c-torus8-tornado fattree-greedy paths-irregular-16; do

@@ -14,5 +14,5 @@ cd "$(dirname "$0")/.."
 
 export ROUTELAB_SOAK_SECONDS=${1:-${ROUTELAB_SOAK_SECONDS:-600}}
 echo "== soak for $ROUTELAB_SOAK_SECONDS s (release build)"
-cargo test --release --no-default-features --test trust_invariants -- --ignored --exact soak --nocapture 2>&1 |
+cargo test --release --no-default-features --test all -- --ignored --exact trust_invariants::soak --nocapture 2>&1 |
     grep -E '^soak|panicked|test result'

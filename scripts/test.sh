@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh machine with only the Rust toolchain:
-# formatting, lints, the core's tests without the GUI, then everything with it.
+# formatting, lints, the headless build's command-line tests without the GUI,
+# then every test with it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,8 +16,17 @@ cargo clippy --all-targets -- -D warnings
 echo "== rustdoc (intra-doc links resolve, with the GUI)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 
-echo "== tests: core without egui"
-cargo test --no-default-features
+# The core's code is the same with and without the GUI (only the command
+# line's help and `routelab app` differ; `tests/module_graph.rs` keeps egui
+# out of the core), and "tests: everything" below runs every test with it.
+# Without it, then, what differs is the headless binary that clusters and
+# scripts run: the tests that run that binary, and the architecture test.
+echo "== tests: the headless build (no egui): its command line, campaigns, fabric files"
+# (Each test file is a module of tests/all.rs or tests/fuzz.rs; a filter
+# `cli::` runs the file tests/cli.rs. `campaign::` also matches
+# fuzz_campaign.)
+cargo test --no-default-features --test all --test fuzz -- cli:: cli_load:: cli_routings:: \
+    cli_timeslice:: fuzz_cli:: campaign:: fabric_import:: module_graph::
 
 echo "== tests: the engine's named errors in a release build"
 cargo test --release --no-default-features --test engine_seams

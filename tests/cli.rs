@@ -1,6 +1,6 @@
 //! The command line, run as a user would.
 
-mod support;
+use crate::support;
 use std::process::Command;
 use support::routelab;
 

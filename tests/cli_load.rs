@@ -1,6 +1,6 @@
 //! `routelab load`, run as a user would.
 
-mod support;
+use crate::support;
 use support::routelab;
 
 fn json(args: &[&str]) -> serde_json::Value {

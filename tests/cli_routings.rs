@@ -2,7 +2,7 @@
 //! switch model flag, the VC minimum, the worst-case traffic and
 //! `routelab saturation`, run as a user would.
 
-mod support;
+use crate::support;
 use support::routelab;
 
 const SHORT: &[&str] = &["--cycles", "800", "--warmup", "200"];

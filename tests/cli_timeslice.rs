@@ -5,7 +5,7 @@
 //! occupancy CSV, and combinations that make no sense refused with exit
 //! code 2.
 
-mod support;
+use crate::support;
 use support::routelab;
 
 const PRESET: &str = concat!(

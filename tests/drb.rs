@@ -7,7 +7,7 @@
 //! (The configuration rule itself is checked by hand in
 //! `routing::drb::metapath`'s unit tests.)
 
-mod support;
+use crate::support;
 use petgraph::algo::is_cyclic_directed;
 use petgraph::graphmap::DiGraphMap;
 use routelab::analysis::{ChannelWeights, Cube, TrafficMatrix, channel_loads};
@@ -1028,4 +1028,44 @@ fn random_ties_split_half_way_pairs_between_the_two_directions() {
     assert!((2.7..3.3).contains(&plus), "ties to +: {plus}");
     assert!((0.9..1.1).contains(&random), "random ties: {random}");
     assert!((0.9..1.1).contains(&parity), "ties by parity: {parity}");
+}
+
+/// On a hypercube and a midimew no step has a tie and DRB draws no tie
+/// bits, so every tie rule is the same routing: the same run to the last
+/// latency and channel count, and the same name where the app lists
+/// routings (`RoutingSpec::canonical_on`), so B does not offer one as a
+/// contrast to the other.
+#[test]
+fn tie_rules_are_one_routing_on_hypercubes_and_midimew() {
+    for topology in ["hypercube:5", "midimew:32"] {
+        let run = |routing: &str| {
+            let s = Scenario {
+                topology: topology.into(),
+                routing: routing.into(),
+                traffic: "uniform".into(),
+                load: 0.2,
+                vcs: 8,
+                warmup: 500,
+                cycles: 3000,
+                ..Scenario::default()
+            };
+            let mut sim = s.build().unwrap();
+            sim.run_for(s.warmup + s.cycles).unwrap();
+            let st = sim.stats();
+            let channels: Vec<u64> = st.channels().iter().map(|c| c.flits).collect();
+            (st.latency().sum(), st.latency().count(), channels)
+        };
+        let plain = run("drb");
+        assert!(plain.1 > 1000, "{topology}: {} packets", plain.1);
+        let net = Network::from_spec(topology).unwrap();
+        for tie in ["drb:tie=random", "drb:tie=parity"] {
+            assert_eq!(run(tie), plain, "{topology}: {tie}");
+            let spec: RoutingSpec = tie.parse().unwrap();
+            assert_eq!(spec.canonical_on(&net), "drb", "{topology}");
+        }
+    }
+    // On a torus the rules differ, and keep their names.
+    let torus = Network::from_spec("torus:4x4").unwrap();
+    let spec: RoutingSpec = "drb:tie=random".parse().unwrap();
+    assert_eq!(spec.canonical_on(&torus), "drb:tie=random");
 }

@@ -8,8 +8,13 @@ use egui_kittest::kittest::Queryable;
 use routelab::app::{AppCommand, CentralView, RoutelabApp, Settings};
 use routelab::scenario::Scenario;
 
+/// The app at 1400x900 on a torus with a hot spot, under `routing`.
 fn harness(routing: &str) -> Harness<'static, RoutelabApp> {
-    harness_on(Scenario {
+    harness_on(hotspot(routing))
+}
+
+fn hotspot(routing: &str) -> Scenario {
+    Scenario {
         topology: "torus:8x8".into(),
         routing: routing.into(),
         traffic: "hotspot:fraction=0.2:nodes=27".into(),
@@ -17,17 +22,20 @@ fn harness(routing: &str) -> Harness<'static, RoutelabApp> {
         load: 0.3,
         warmup: 0,
         ..Scenario::default()
-    })
+    }
 }
 
 /// The app at 1400x900 on `scenario`.
 fn harness_on(scenario: Scenario) -> Harness<'static, RoutelabApp> {
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(
-            |ui, app: &mut RoutelabApp| app.show(ui),
-            RoutelabApp::new(Settings::default()),
-        );
+    harness_at(scenario, egui::vec2(1400.0, 900.0))
+}
+
+/// The app at `size` on `scenario`.
+fn harness_at(scenario: Scenario, size: egui::Vec2) -> Harness<'static, RoutelabApp> {
+    let mut h = Harness::builder().with_size(size).build_ui_state(
+        |ui, app: &mut RoutelabApp| app.show(ui),
+        RoutelabApp::new(Settings::default()),
+    );
     h.state_mut().push(AppCommand::Apply(Box::new(scenario)));
     h.run();
     h
@@ -187,4 +195,85 @@ fn a_flat_map_says_where_its_nodes_are_and_has_no_camera() {
     assert!(h.query_by_label_contains("View: yaw").is_none());
     assert!(h.query_by_label("Reset view").is_none());
     h.get_by_label("Latency surface drawing");
+}
+
+/// A demo's (or tour's) `pair` action: `"widest"` picks the pair the
+/// panel lists first, `[a, b]` that pair; a switch the network lacks, a
+/// name the app does not know, or a run that is not DRB leaves the pick as
+/// it was and says why.
+#[test]
+fn a_demo_picks_the_widest_pair_or_a_given_one() {
+    use routelab::app::drb_panel::{drb_of, widened_pairs};
+    let mut h = harness("drb");
+    for _ in 0..30 {
+        h.get_by_label("Step 100").click();
+        h.run();
+    }
+    let widest = widened_pairs(drb_of(&h.state().session.sim).unwrap())[0].pair;
+    let act = |h: &mut Harness<'static, RoutelabApp>, action: &str| {
+        h.state_mut().push(AppCommand::LoadScenarioText(format!(
+            r#"{{"demo": "routelab", "steps": [{{"at_ms": 0, "action": {action}}}]}}"#
+        )));
+        for _ in 0..3 {
+            h.run_steps(2);
+            h.run();
+        }
+    };
+    act(&mut h, r#"{"pair": "widest"}"#);
+    assert_eq!(h.state().drb.pair(), Some(widest));
+    let (a, b) = widest;
+    h.get_by_label_contains(&format!("Pair {a} to {b}: width"));
+    act(&mut h, r#"{"pair": [60, 27]}"#);
+    assert_eq!(h.state().drb.pair(), Some((60, 27)));
+    for (bad, says) in [
+        (
+            r#"{"pair": [60, 64]}"#,
+            "not on torus:8x8 (switches 0 to 63)",
+        ),
+        (
+            r#"{"pair": "hottest"}"#,
+            "accepted [SOURCE, DESTINATION] or widest",
+        ),
+    ] {
+        act(&mut h, bad);
+        let m = h.state().message.clone().expect("a message");
+        assert!(m.is_error && m.text.contains(says), "{bad}: {m:?}");
+        assert_eq!(h.state().drb.pair(), Some((60, 27)), "{bad}");
+    }
+    let mut h = harness("dor");
+    act(&mut h, r#"{"pair": [1, 2]}"#);
+    let m = h.state().message.clone().expect("a message");
+    assert!(m.is_error && m.text.contains("run A runs dor"), "{m:?}");
+    assert_eq!(h.state().drb.pair(), None);
+}
+
+/// A picked pair adds the pair's section to the DRB panel (its MSP table,
+/// a legend of four long entries, a plot). At 1280x800, where the panel is
+/// a quarter of the window, that content once widened the panel past the
+/// window's edge, and the central curves then ran under it. The curves end
+/// where the panel begins, with a pair or without.
+#[test]
+fn a_picked_pair_keeps_the_curves_clear_of_the_panel() {
+    use routelab::app::tour::overlay::region;
+    let mut h = harness_at(hotspot("drb"), egui::vec2(1280.0, 800.0));
+    for _ in 0..30 {
+        h.get_by_label("Step 100").click();
+        h.run();
+    }
+    let clear = |h: &Harness<'static, RoutelabApp>, when: &str| {
+        let panel = region(&h.ctx, "drb").expect("the DRB panel");
+        let curves = region(&h.ctx, "curves").expect("the curves");
+        assert!(
+            curves.right() <= panel.left(),
+            "{when}: curves {curves:?}, panel {panel:?}"
+        );
+        assert!(panel.right() <= 1280.0, "{when}: panel {panel:?}");
+    };
+    clear(&h, "no pair");
+    h.state_mut().drb.pick(60, 27);
+    for _ in 0..5 {
+        h.run();
+    }
+    h.get_by_label_contains("Pair 60 to 27: width");
+    clear(&h, "pair 60 to 27");
 }

@@ -5,7 +5,7 @@
 //! never defined, a disconnected fabric, limits) each end with exit 2 and
 //! the line at fault, with nothing built.
 
-mod support;
+use crate::support;
 use routelab::topology::import::{FabricFormat, parallel_groups, parse, wiring_summary};
 use routelab::topology::{Network, Peer};
 use support::routelab;

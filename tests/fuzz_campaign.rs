@@ -6,7 +6,7 @@
 //! or refused with one message per problem, each naming the field, the
 //! axis or the point it is about; nothing panics.
 
-mod fuzz_support;
+use crate::fuzz_support;
 
 use fuzz_support::{AWKWARD_NUMBERS, fuzz, near_miss, routing_examples};
 use proptest::prelude::*;

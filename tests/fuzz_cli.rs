@@ -8,7 +8,7 @@
 //! every subcommand, found through clap, takes a negative number to
 //! routelab's own validation, whose message gives the accepted range.
 
-mod fuzz_support;
+use crate::fuzz_support;
 
 use fuzz_support::{
     AWKWARD_NUMBERS, TOPOLOGIES, TRAFFIC, fuzz, near_miss, routing_examples, switch_model_names,

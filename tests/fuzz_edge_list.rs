@@ -5,7 +5,7 @@
 //! network or an error naming the file and the line, without a panic, a
 //! hang or a huge allocation; a network that comes out is checked.
 
-mod fuzz_support;
+use crate::fuzz_support;
 
 use fuzz_support::{AWKWARD_NUMBERS, fuzz};
 use proptest::prelude::*;

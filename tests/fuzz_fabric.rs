@@ -6,7 +6,7 @@
 //! allocation; a network that comes out is checked against its own
 //! metadata.
 
-mod fuzz_support;
+use crate::fuzz_support;
 
 use fuzz_support::{AWKWARD_NUMBERS, fuzz};
 use proptest::prelude::*;

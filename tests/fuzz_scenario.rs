@@ -5,7 +5,7 @@
 //! accepted, or refused with one message per problem, each naming its field;
 //! an accepted one that fits a quick run runs with its invariants checked.
 
-mod fuzz_support;
+use crate::fuzz_support;
 
 use fuzz_support::{
     AWKWARD_NUMBERS, TOPOLOGIES, TRAFFIC, fuzz, near_miss, routing_examples, switch_model_names,

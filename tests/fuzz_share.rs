@@ -6,7 +6,7 @@
 //! scenario survives encode then decode unchanged.
 #![cfg(feature = "gui")]
 
-mod fuzz_support;
+use crate::fuzz_support;
 
 use fuzz_support::fuzz;
 use proptest::prelude::*;

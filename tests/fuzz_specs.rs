@@ -5,7 +5,7 @@
 //! builds (or fails the same way) on the networks it is meant for, without
 //! a panic, a hang or a huge allocation. `scripts/fuzz.sh` runs them long.
 
-mod fuzz_support;
+use crate::fuzz_support;
 
 use fuzz_support::{SMALL_NETWORKS, TOPOLOGIES, TRAFFIC, fuzz, near_miss, routing_examples};
 use proptest::prelude::*;

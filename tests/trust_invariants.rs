@@ -12,8 +12,8 @@
 //! network must drain. The watchdog either stays quiet or names a real
 //! cycle of blocked channels.
 //!
-//! `ROUTELAB_SOAK_SECONDS=N cargo test --release --test trust_invariants --
-//! --ignored soak --nocapture` runs random scenarios for N seconds
+//! `ROUTELAB_SOAK_SECONDS=N cargo test --release --test all --
+//! --ignored --exact trust_invariants::soak --nocapture` runs random scenarios for N seconds
 //! (`scripts/soak.sh`).
 
 use rand::{Rng, SeedableRng};

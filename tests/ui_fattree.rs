@@ -138,3 +138,60 @@ fn k16_folds_its_pods_and_unfolds_one_on_a_click() {
     // The details panel still shows the selected switch's buffer.
     assert_eq!(count(&h, "buffer:"), 64 + 1);
 }
+
+/// A demo's (or tour's) `pod` action unfolds a pod as a click does, and
+/// `null` folds it again; a pod the tree does not have, or a network that
+/// is not a fat tree, is refused with a message naming the pods there are.
+#[test]
+fn a_demo_unfolds_and_folds_a_pod() {
+    let mut h = harness();
+    let demo = |actions: &str| {
+        AppCommand::LoadScenarioText(format!(r#"{{"demo": "routelab", "steps": [{actions}]}}"#))
+    };
+    h.state_mut().push(demo(
+        r#"{"at_ms": 0, "action": {"preset": "fattree16-greedy.json"}},
+           {"at_ms": 0, "action": {"pod": 9}}"#,
+    ));
+    for _ in 0..5 {
+        h.run_steps(2);
+        h.run();
+    }
+    assert_eq!(h.state().session.sim.network().num_switches(), 320);
+    h.get_by_label("Fold pod 9");
+    assert_eq!(count(&h, ", folded:"), 15);
+    h.get_by_label_contains("Switch 72 buffer:");
+    let spec = h.state().session.sim.network().spec().to_string();
+    assert_eq!(
+        routelab::app::fat_tree_view::unfolded(&h.ctx, &spec),
+        Some(9)
+    );
+
+    h.state_mut()
+        .push(demo(r#"{"at_ms": 0, "action": {"pod": null}}"#));
+    for _ in 0..3 {
+        h.run_steps(2);
+        h.run();
+    }
+    assert_eq!(count(&h, ", folded:"), 16);
+
+    h.state_mut()
+        .push(demo(r#"{"at_ms": 0, "action": {"pod": 16}}"#));
+    for _ in 0..3 {
+        h.run_steps(2);
+        h.run();
+    }
+    let m = h.state().message.clone().expect("a message");
+    assert!(m.is_error && m.text.contains("pods 0 to 15"), "{m:?}");
+    assert_eq!(count(&h, ", folded:"), 16);
+
+    h.state_mut().push(demo(
+        r#"{"at_ms": 0, "action": {"preset": "torus-dor-uniform.json"}},
+           {"at_ms": 0, "action": {"pod": 1}}"#,
+    ));
+    for _ in 0..5 {
+        h.run_steps(2);
+        h.run();
+    }
+    let m = h.state().message.clone().expect("a message");
+    assert!(m.is_error && m.text.contains("is not a fat tree"), "{m:?}");
+}

@@ -437,26 +437,12 @@ pub fn drb_panel_ui(
         p.tau,
         p.tolerance
     ));
-    egui::Grid::new("drb_msps").striped(true).show(ui, |ui| {
-        ui.strong("MSP");
-        ui.strong("X");
-        ui.strong("Y");
-        ui.strong("length");
-        ui.strong("latency");
-        ui.strong("share");
-        ui.strong("sent");
-        ui.end_row();
-        for (k, (msp, share)) in m.msps.iter().zip(shares(m)).enumerate() {
-            ui.colored_label(msp_colour(k, theme), format!("{k}"));
-            ui.label(msp.x.to_string());
-            ui.label(msp.y.to_string());
-            ui.label(msp.length.to_string());
-            ui.label(format!("{:.1}", msp.latency));
-            ui.label(format!("{:.0}%", 100.0 * share));
-            ui.label(msp.sent.to_string());
-            ui.end_row();
-        }
-    });
+    // In a horizontal scroll area: seven columns are wider than a
+    // quarter of a 1280-point window, and a panel's content wider than the
+    // panel pushed the central view's curves under it.
+    egui::ScrollArea::horizontal()
+        .id_salt("drb_msps_scroll")
+        .show(ui, |ui| msp_grid(ui, m, theme));
     let thl = m.threshold(p);
     let band = theme.heat(0.75);
     super::plots::legend_row(
@@ -512,6 +498,31 @@ pub fn drb_panel_ui(
                     .style(LineStyle::dotted_dense()),
             );
         });
+}
+
+/// The metapath's MSPs, one row each: via nodes, length, latency, share of
+/// the pair's messages and messages sent.
+fn msp_grid(ui: &mut egui::Ui, m: &Metapath, theme: Theme) {
+    egui::Grid::new("drb_msps").striped(true).show(ui, |ui| {
+        ui.strong("MSP");
+        ui.strong("X");
+        ui.strong("Y");
+        ui.strong("length");
+        ui.strong("latency");
+        ui.strong("share");
+        ui.strong("sent");
+        ui.end_row();
+        for (k, (msp, share)) in m.msps.iter().zip(shares(m)).enumerate() {
+            ui.colored_label(msp_colour(k, theme), format!("{k}"));
+            ui.label(msp.x.to_string());
+            ui.label(msp.y.to_string());
+            ui.label(msp.length.to_string());
+            ui.label(format!("{:.1}", msp.latency));
+            ui.label(format!("{:.0}%", 100.0 * share));
+            ui.label(msp.sent.to_string());
+            ui.end_row();
+        }
+    });
 }
 
 /// Under a pair not heard yet: which pairs are active (heard, busiest

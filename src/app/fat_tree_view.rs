@@ -19,6 +19,7 @@
 //! model) says so.
 
 mod pods;
+pub use pods::{unfold, unfolded};
 
 use super::colouring::{Colouring, Selected};
 use super::theme::Theme;

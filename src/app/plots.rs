@@ -261,7 +261,23 @@ pub fn legend_row(
 ) -> Vec<(String, egui::Rect)> {
     let mut out = Vec::new();
     ui.horizontal_wrapped(|ui| {
+        let font = egui::TextStyle::Small.resolve(ui.style());
+        let row_width = ui.available_size_before_wrap().x;
         for (label, color, dashed) in entries {
+            // An entry is a swatch and a label laid out together, which the
+            // wrapping layout cannot break: start a new row when it does not
+            // fit on this one (else a long legend, such as the DRB pair
+            // plot's, widened its side panel over the central view).
+            let text_width = ui
+                .painter()
+                .layout_no_wrap(label.clone(), font.clone(), *color)
+                .size()
+                .x;
+            let need = 22.0 + ui.spacing().item_spacing.x + text_width;
+            let left = ui.available_size_before_wrap().x;
+            if need > left && left < row_width - 1.0 {
+                ui.end_row();
+            }
             let r = ui
                 .horizontal(|ui| {
                     let (rect, _) =

@@ -181,6 +181,9 @@ mod tests {
             let o = order_of(topology, 12);
             let dors: Vec<&String> = o.iter().filter(|c| c.starts_with("dor")).collect();
             assert_eq!(dors, ["dor"], "{topology}: {o:?}");
+            // DRB's tie rules mean nothing here either.
+            assert!(o.iter().any(|c| c == "drb"), "{topology}: {o:?}");
+            assert!(!o.iter().any(|c| c.contains("tie=")), "{topology}: {o:?}");
             let net = Network::from_spec(topology).unwrap();
             let mut built: Vec<String> = o
                 .iter()
@@ -199,6 +202,8 @@ mod tests {
         }
         let o = order_of("torus:8x8", 8);
         assert!(o.iter().any(|c| c == "dor:tie=random"), "{o:?}");
+        let o = order_of("torus:8x8", 12);
+        assert!(o.iter().any(|c| c == "drb:tie=random"), "{o:?}");
     }
 
     /// Routings that need more VCs than the scenario has are left out.

@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests that run the `routelab` binary
-//! (each test file is its own crate and includes this with `mod support;`).
+//! (a module of `tests/all.rs`; a test file brings it in with
+//! `use crate::support;`).
 
 use std::process::Command;
 

@@ -26,6 +26,25 @@ pub fn fold_label(p: u32) -> String {
     format!("Fold pod {p}")
 }
 
+/// Where egui keeps the unfolded pod of network `spec`: one key per
+/// network, so in compare mode both runs unfold the same pod.
+fn open_key(spec: &str) -> egui::Id {
+    egui::Id::unique(("fat_tree_pod", spec))
+}
+
+/// Unfold pod `pod` of the fat tree `spec` (`None`: fold them all), as a
+/// click on it does; a tour's or demo's `pod` action.
+pub fn unfold(ctx: &egui::Context, spec: &str, pod: Option<u32>) {
+    ctx.data_mut(|d| d.insert_temp(open_key(spec), pod));
+    ctx.request_repaint();
+}
+
+/// The pod of `spec` drawn unfolded, if any.
+pub fn unfolded(ctx: &egui::Context, spec: &str) -> Option<u32> {
+    ctx.data(|d| d.get_temp::<Option<u32>>(open_key(spec)))
+        .flatten()
+}
+
 /// One arrow to draw: ends, messages, refusals, colour.
 struct Arrow {
     a: Pos2,
@@ -53,12 +72,7 @@ pub(super) fn draw(
     let k = cx.k.max(2);
     let h = k / 2;
     let access = k * h;
-    // One key per network: in compare mode both runs unfold the same pod.
-    let open_id = egui::Id::unique(("fat_tree_pod", net.spec()));
-    let open: Option<u32> = ui
-        .data(|d| d.get_temp::<Option<u32>>(open_id))
-        .flatten()
-        .filter(|&p| p < k);
+    let open = unfolded(ui.ctx(), net.spec()).filter(|&p| p < k);
 
     // Columns: a folded pod one unit wide, the unfolded one as wide as
     // 0.8·(k - 1) of them (about 45 % of the row).
@@ -435,8 +449,7 @@ pub(super) fn draw(
         }
     }
     if let Some(t) = toggle {
-        ui.data_mut(|d| d.insert_temp(open_id, t));
-        ui.ctx().request_repaint();
+        unfold(ui.ctx(), net.spec(), t);
     }
     (hovered, widest)
 }

@@ -251,13 +251,19 @@ pub fn network_ui_overlaid(
         if let Some(w) = world.get(*s as usize) {
             let c = to_screen(*w);
             painter.circle_stroke(c, radius + 3.5, Stroke::new(2.5, *color));
-            painter.text(
-                c + vec2(-radius - 3.0, -radius - 3.0),
-                Align2::RIGHT_BOTTOM,
-                label,
-                FontId::proportional(13.0),
-                *color,
+            // On a patch of background, as the switch numbers: drawn bare
+            // it sat among the arrowheads of the links into the switch.
+            let galley = painter.layout_no_wrap(label.clone(), FontId::proportional(13.0), *color);
+            let at = c + vec2(
+                -radius - 4.0 - galley.size().x,
+                -radius - 4.0 - galley.size().y,
             );
+            painter.rect_filled(
+                Rect::from_min_size(at, galley.size()).expand(2.0),
+                3.0,
+                theme.view_background().gamma_multiply(0.9),
+            );
+            painter.galley(at, galley, *color);
         }
     }
     if let Some(Selected::Channel(c)) = *selected

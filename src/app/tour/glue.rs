@@ -3,7 +3,8 @@
 //! step's wait is over, and the checks the UI tests make of each step.
 
 use super::overlay::{self, TourButton};
-use super::{Action, Expect, Observed, Snapshot, TourRun};
+use super::{Action, Expect, Observed, PairPick, Snapshot, TourRun};
+use crate::app::drb_panel;
 use crate::app::network_view::Metric;
 use crate::app::playback::{PlaybackCommand, Speed};
 use crate::app::{AppCommand, RoutelabApp};
@@ -215,6 +216,8 @@ impl RoutelabApp {
                 }
                 return;
             }
+            Action::Pair(pick) => return self.tour_pick_pair(pick),
+            Action::Pod(pod) => return self.tour_unfold_pod(pod, ctx),
             Action::View(v) => {
                 self.central_view = match v.as_str() {
                     "surface" => crate::app::CentralView::Surface,
@@ -224,6 +227,66 @@ impl RoutelabApp {
             }
         };
         self.apply_command(cmd, ctx);
+    }
+
+    /// A tour's or demo's `pair` action: the pair picked in the DRB panel (shown), or a
+    /// notice saying why none is (run A is not DRB, the switches are not
+    /// on its network, no pair is widened yet).
+    fn tour_pick_pair(&mut self, pick: PairPick) {
+        let sim = &self.session.sim;
+        let n = sim.network().num_switches() as u32;
+        let pair = match (drb_panel::drb_of(sim), pick) {
+            (None, _) => Err(format!(
+                "Cannot pick a DRB pair: run A runs {}, not DRB",
+                sim.routing_name()
+            )),
+            (Some(_), PairPick::Switches([a, b])) if a >= n || b >= n => Err(format!(
+                "Cannot pick pair {a} to {b}: it is not on {} (switches 0 to {})",
+                sim.network().spec(),
+                n.saturating_sub(1)
+            )),
+            (Some(_), PairPick::Switches([a, b])) => Ok(Some((a, b))),
+            (Some(drb), PairPick::Named(name)) if name == "widest" => {
+                Ok(drb_panel::widened_pairs(drb).first().map(|r| r.pair))
+            }
+            (Some(_), PairPick::Named(name)) => Err(format!(
+                "Cannot pick the pair `{name}`; accepted [SOURCE, DESTINATION] or {}",
+                super::PAIR_NAMES.join(", ")
+            )),
+        };
+        if pair.is_ok() {
+            self.drb.hidden = false;
+        }
+        match pair {
+            Ok(Some((a, b))) => self.drb.pick(a, b),
+            Ok(None) => self.info(
+                "No pair is widened yet: the DRB panel lists them as DRB widens them; click one to see its metapath",
+            ),
+            Err(e) => self.error(e),
+        }
+    }
+
+    /// A tour's or demo's `pod` action: the pod unfolded (or every pod folded), or a
+    /// notice saying why not (not a fat tree, no such pod, a tree small
+    /// enough to draw every switch).
+    fn tour_unfold_pod(&mut self, pod: Option<u32>, ctx: &egui::Context) {
+        let net = self.session.sim.network();
+        let spec = net.spec().to_string();
+        let k = match net.shape() {
+            crate::topology::Shape::FatTree { k } => *k,
+            _ => return self.error(format!("Cannot unfold a pod: {spec} is not a fat tree")),
+        };
+        match pod {
+            Some(p) if p >= k => self.error(format!(
+                "Cannot unfold pod {p}: {spec} has pods 0 to {}",
+                k - 1
+            )),
+            _ if k < crate::app::fat_tree_view::POD_K => self.info(format!(
+                "Every pod of {spec} is drawn unfolded (pods fold from k = {})",
+                crate::app::fat_tree_view::POD_K
+            )),
+            _ => crate::app::fat_tree_view::unfold(ctx, &spec, pod),
+        }
     }
 
     /// What differs from a step's `expect` (empty when all holds); the UI
@@ -279,6 +342,11 @@ impl RoutelabApp {
             && w != self.session.compare.is_some()
         {
             p.push(format!("comparing: expected {w}"));
+        }
+        if let Some(w) = e.drb_pair
+            && w != self.drb.pair().is_some()
+        {
+            p.push(format!("drb_pair: expected {w}"));
         }
         p
     }
@@ -375,7 +443,11 @@ impl RoutelabApp {
         }
         if done {
             self.demo = None;
-            self.info("The demo finished");
+            // A step the app refused stays on screen: "finished" would
+            // hide why the demo did not show what it meant to.
+            if !self.message.as_ref().is_some_and(|m| m.is_error) {
+                self.info("The demo finished");
+            }
         }
         if self.demo.is_some() {
             ctx.request_repaint();

@@ -24,7 +24,9 @@
 //! fields to change, e.g. `{"routing": "rlb", "load": 0.3}`), `swap_routing`
 //! (live), `compare` (a routing, or null to stop), `play` (true/false),
 //! `reset`, `metric` (a channel colouring), `panel` (a side panel to open:
-//! `path_selection`, ...), `speed` (cycles per frame). `wait`: `next` (the
+//! `path_selection`, ...), `speed` (cycles per frame), `view` (`network`
+//! or `surface`), `pair` (DRB's pair view: `[a, b]` or `"widest"`), `pod` (a
+//! large fat tree's pod to unfold, or null). `wait`: `next` (the
 //! default: the user presses Next), `cycle_at_least`, `latency_above`,
 //! `accepted_below` (flits per host per cycle), `routing_is` (the user
 //! swapped to this routing). `target` names a region of the screen the app
@@ -159,7 +161,30 @@ pub enum Action {
     Speed(u64),
     /// The central view: `network`, or `surface` (DRB's latency surface).
     View(String),
+    /// DRB's pair view (the DRB panel's pair section, and the pair's
+    /// metapath drawn on the network): `[a, b]` picks source switch `a`
+    /// and destination switch `b`; `"widest"` the pair whose metapath is
+    /// widest when the step starts (the first row of the panel's list of
+    /// widened pairs), so a talk shows a widened pair without hunting for
+    /// one.
+    Pair(PairPick),
+    /// A large fat tree's pod view (k >= 12, where pods are drawn folded):
+    /// unfold this pod, as a click on it does, or fold them all (null).
+    Pod(Option<u32>),
 }
+
+/// The pair a `pair` action picks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PairPick {
+    /// Source and destination switches.
+    Switches([u32; 2]),
+    /// A pair by what it is: [`PAIR_NAMES`].
+    Named(String),
+}
+
+/// The pairs a `pair` action may name.
+pub const PAIR_NAMES: &[&str] = &["widest"];
 
 /// When a step is done.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
@@ -207,6 +232,9 @@ pub struct Expect {
     pub view: Option<String>,
     #[serde(default)]
     pub switch_model: Option<String>,
+    /// Whether a DRB pair is picked.
+    #[serde(default)]
+    pub drb_pair: Option<bool>,
 }
 
 /// What the app knows that a wait looks at.
@@ -302,6 +330,15 @@ pub fn problems(tour: &Tour, presets: &[&str], panels: &[&str], metrics: &[&str]
                 Action::Metric(m) if !metrics.contains(&m.as_str()) => p.push(format!(
                     "{at}: metric `{m}`; accepted {}",
                     metrics.join(", ")
+                )),
+                Action::Pair(PairPick::Named(n)) if !PAIR_NAMES.contains(&n.as_str()) => {
+                    p.push(format!(
+                        "{at}: pair `{n}`; accepted [SOURCE, DESTINATION] (two switches) or {}",
+                        PAIR_NAMES.join(", ")
+                    ))
+                }
+                Action::Pair(PairPick::Switches([a, b])) if a == b => p.push(format!(
+                    "{at}: pair [{a}, {b}] names one switch twice; a pair is two different switches"
                 )),
                 Action::Set(fields) => {
                     let mut s = Scenario::default();
@@ -553,5 +590,34 @@ mod tests {
         .unwrap();
         let p = problems(&waits_at_the_end, &[], &[], &[]);
         assert!(p.len() == 1 && p[0].contains("last step"), "{p:?}");
+    }
+
+    #[test]
+    fn a_pair_is_two_switches_or_the_widest() {
+        let tour = |pair: &str| -> Tour {
+            serde_json::from_str(&format!(
+                r#"{{"id": "t", "title": "T", "summary": "s", "steps": [
+                    {{"title": "a", "text": "Fine.", "do": [{{"pair": {pair}}}]}}]}}"#
+            ))
+            .unwrap()
+        };
+        for good in ["[3, 27]", r#""widest""#] {
+            assert_eq!(problems(&tour(good), &[], &[], &[]), Vec::<String>::new());
+        }
+        let p = problems(&tour(r#""hottest""#), &[], &[], &[]);
+        assert!(
+            p.len() == 1 && p[0].contains("pair `hottest`; accepted"),
+            "{p:?}"
+        );
+        assert!(p[0].contains("widest"), "{p:?}");
+        let p = problems(&tour("[5, 5]"), &[], &[], &[]);
+        assert!(p.len() == 1 && p[0].contains("one switch twice"), "{p:?}");
+        for bad in ["[1]", "[1, 2, 3]", "[-1, 2]", "{}"] {
+            let text = format!(
+                r#"{{"id": "t", "title": "T", "summary": "s", "steps": [
+                    {{"title": "a", "text": "Fine.", "do": [{{"pair": {bad}}}]}}]}}"#
+            );
+            assert!(serde_json::from_str::<Tour>(&text).is_err(), "{bad}");
+        }
     }
 }

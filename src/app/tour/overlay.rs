@@ -126,7 +126,10 @@ pub fn tour_ui(ctx: &egui::Context, run: &TourRun, theme: Theme) -> Option<TourB
         ui.label(egui::RichText::new(&run.tour.title).strong());
         ui.heading(&step.title);
         ui.add_space(4.0);
-        ui.label(egui::RichText::new(&step.text).size(15.0));
+        // The step's text in the strong colour, not egui's grey body text:
+        // it is what a room reads off a projector.
+        let strong = ui.visuals().strong_text_color();
+        ui.label(egui::RichText::new(&step.text).size(15.0).color(strong));
         if !step.section.is_empty() {
             ui.add_space(4.0);
             ui.label(egui::RichText::new(&step.section).italics().weak());

@@ -589,6 +589,21 @@ impl RoutingBuild for DrbSpec {
         }
         s
     }
+    /// On a hypercube and a midimew no step has a tie, and the steps draw
+    /// no tie bits there (`Steps::set_message_ties` holds only on
+    /// tori and meshes), so every `tie` rule builds the same routing, under
+    /// the name without it. (On a mesh `tie=random` still draws its bits,
+    /// a different random stream, so it keeps its name there.)
+    fn canonical_on(&self, net: &Network) -> String {
+        match net.shape() {
+            Shape::Hypercube { .. } | Shape::Midimew { .. } => DrbSpec {
+                tie: TieRule::Plus,
+                ..*self
+            }
+            .canonical(),
+            _ => self.canonical(),
+        }
+    }
     fn applies_to(&self, net: &Network) -> Result<(), String> {
         match net.shape() {
             Shape::Cube { .. } | Shape::Hypercube { .. } => Ok(()),

@@ -1,0 +1,45 @@
+//! Every integration test file but the fuzzers (`tests/fuzz.rs`) and the
+//! two `scripts/test.sh` also runs in release (`engine_seams`,
+//! `fattree_preset`), as modules of one test crate: `cargo test --test all`
+//! runs them, `cargo test --test all drb::` one file's tests. One crate
+//! links the app once instead of once per file. Each file is a module
+//! named after it; the helpers for running the binary are [`support`].
+
+mod support;
+
+mod adaptive_collapse;
+mod analysis;
+mod campaign;
+mod cli;
+mod cli_load;
+mod cli_routings;
+mod cli_timeslice;
+mod deadlock;
+mod drb;
+mod drb_ui;
+mod fabric_import;
+mod invariants;
+mod keywords;
+mod module_graph;
+mod oblivious;
+mod output_queued;
+mod paths_figures;
+mod paths_legal;
+mod paths_search;
+mod routing_names;
+mod routing_paths;
+mod scenarios;
+mod throughput;
+mod timeslice;
+mod topologies;
+mod toy_oblivious;
+mod toy_switch_model;
+mod trust_invariants;
+mod trust_roundtrip;
+mod ui;
+mod ui_fattree;
+mod ui_oblivious;
+mod ui_presenter;
+mod ui_stage;
+mod ui_tours;
+mod zero_load;
