@@ -83,7 +83,7 @@ demo() {
 
 echo "== stage views that need a click (replayed as demos)"
 pair=$(demo drb-pair '{"preset": "drb-torus8-hotspot.json"}' '{"panel": "drb"}' \
-    '{"pair": [60, 27]}' '{"play": true}')
+    '{"pair": [46, 27]}' '{"play": true}')
 shot "$pair" stage-drb-hotspot-pair-1280x800.png 1280x800 3000
 shot "$pair" stage-drb-hotspot-pair-1400x900.png 1400x900 3000
 pod=$(demo fattree16-pod '{"preset": "fattree16-greedy.json"}' '{"pod": 9}' '{"play": true}')

@@ -762,3 +762,20 @@ fn the_legend_says_when_measurement_starts() {
         "Utilization"
     );
 }
+
+/// A preset's load off the slider's hundredths (the DRB hot-spot preset's
+/// 0.135, Fig. 9's setting) stays as it is in the scenario panel: the
+/// slider once rounded it to 0.14 on every frame, so the panel showed an
+/// edit nobody made and "Apply scenario" would have applied it.
+#[test]
+fn a_load_off_the_sliders_hundredths_is_kept() {
+    let mut h = harness_sized(1280.0, 800.0);
+    load_preset_file(&mut h, "drb-torus8-hotspot.json");
+    h.run_steps(3);
+    assert_eq!(h.state().session.scenario.load, 0.135);
+    assert_eq!(h.state().draft.load, 0.135, "the panel changed the load");
+    assert!(
+        h.state().draft == h.state().session.scenario,
+        "the panel shows an edit nobody made"
+    );
+}

@@ -194,4 +194,23 @@ fn a_demo_unfolds_and_folds_a_pod() {
     }
     let m = h.state().message.clone().expect("a message");
     assert!(m.is_error && m.text.contains("is not a fat tree"), "{m:?}");
+
+    // A fat tree on the input-queued model is drawn switch by switch (no
+    // pods to unfold): the action says so instead of doing nothing.
+    h.state_mut().push(demo(
+        r#"{"at_ms": 0, "action": {"preset": "fattree-dmodk-uniform.json"}},
+           {"at_ms": 0, "action": {"set": {"topology": "fattree:16"}}},
+           {"at_ms": 0, "action": {"pod": 3}}"#,
+    ));
+    for _ in 0..5 {
+        h.run_steps(2);
+        h.run();
+    }
+    assert_eq!(h.state().session.sim.network().spec(), "fattree:16");
+    assert_eq!(h.state().session.sim.switch_model(), "input-queued");
+    let m = h.state().message.clone().expect("a message");
+    assert!(
+        !m.is_error && m.text.contains("pods fold only") && m.text.contains("input-queued"),
+        "{m:?}"
+    );
 }

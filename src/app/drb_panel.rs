@@ -437,9 +437,9 @@ pub fn drb_panel_ui(
         p.tau,
         p.tolerance
     ));
-    // In a horizontal scroll area: seven columns are wider than a
-    // quarter of a 1280-point window, and a panel's content wider than the
-    // panel pushed the central view's curves under it.
+    // In a horizontal scroll area: a panel's content wider than the panel
+    // pushed the central view's curves under it, and on big networks the
+    // node numbers and counts can outgrow even the short columns.
     egui::ScrollArea::horizontal()
         .id_salt("drb_msps_scroll")
         .show(ui, |ui| msp_grid(ui, m, theme));
@@ -503,26 +503,46 @@ pub fn drb_panel_ui(
 /// The metapath's MSPs, one row each: via nodes, length, latency, share of
 /// the pair's messages and messages sent.
 fn msp_grid(ui: &mut egui::Ui, m: &Metapath, theme: Theme) {
-    egui::Grid::new("drb_msps").striped(true).show(ui, |ui| {
-        ui.strong("MSP");
-        ui.strong("X");
-        ui.strong("Y");
-        ui.strong("length");
-        ui.strong("latency");
-        ui.strong("share");
-        ui.strong("sent");
-        ui.end_row();
-        for (k, (msp, share)) in m.msps.iter().zip(shares(m)).enumerate() {
-            ui.colored_label(msp_colour(k, theme), format!("{k}"));
-            ui.label(msp.x.to_string());
-            ui.label(msp.y.to_string());
-            ui.label(msp.length.to_string());
-            ui.label(format!("{:.1}", msp.latency));
-            ui.label(format!("{:.0}%", 100.0 * share));
-            ui.label(msp.sent.to_string());
+    // Short headers, each explained on hover, and narrow gaps: the seven
+    // columns fit the panel at 1280 points wide (the scroll area around
+    // the grid is for wider numbers on big networks).
+    const HEADERS: [(&str, &str); 7] = [
+        (
+            "MSP",
+            "The multi-step path's number, in its colour on the network",
+        ),
+        ("X", "Intermediate node X, in the source's supernode"),
+        ("Y", "Intermediate node Y in the destination's supernode"),
+        ("hops", "Length: hops over the three steps A→X→Y→B (eq. 2)"),
+        (
+            "lat.",
+            "Latency(MSP), eq. 3: the last acknowledged latency, in cycles",
+        ),
+        ("share", "Share of the pair's messages sent on this MSP"),
+        ("sent", "Messages sent on this MSP"),
+    ];
+    egui::Grid::new("drb_msps")
+        .striped(true)
+        .spacing([10.0, 4.0])
+        // (The default minimum, a button's width, made seven columns
+        // wider than their numbers.)
+        .min_col_width(12.0)
+        .show(ui, |ui| {
+            for (name, hover) in HEADERS {
+                ui.strong(name).on_hover_text(hover);
+            }
             ui.end_row();
-        }
-    });
+            for (k, (msp, share)) in m.msps.iter().zip(shares(m)).enumerate() {
+                ui.colored_label(msp_colour(k, theme), format!("{k}"));
+                ui.label(msp.x.to_string());
+                ui.label(msp.y.to_string());
+                ui.label(msp.length.to_string());
+                ui.label(format!("{:.1}", msp.latency));
+                ui.label(format!("{:.0}%", 100.0 * share));
+                ui.label(msp.sent.to_string());
+                ui.end_row();
+            }
+        });
 }
 
 /// Under a pair not heard yet: which pairs are active (heard, busiest

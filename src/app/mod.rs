@@ -556,12 +556,17 @@ impl RoutelabApp {
         if self.published_json.is_empty() || !self.published_json.contains(&s.topology) {
             self.published_json = serde_json::to_string(s).unwrap_or_default();
         }
+        // The first window measured after the warm-up (windows are
+        // sampled during it too, for the curves): what the browser test's
+        // warm-up bar waits for.
+        let warmup = self.session.sim.measure().warmup;
         let first_latency = self
             .session
             .sim
             .stats()
             .windows()
-            .first()
+            .iter()
+            .find(|w| w.cycle > warmup)
             .map(|w| w.avg_latency);
         web::publish(
             &title,

@@ -222,7 +222,10 @@ pub fn scenario_ui(
                 )
                 .on_hover_text(format!("{}: {} (lambda)", draft.switch_model, unit.load));
             } else {
-                ui.add(egui::Slider::new(&mut draft.load, 0.0..=1.0).step_by(0.01))
+                // No `step_by`: a slider with a step rounds the value it shows
+                // on every frame, which turned a preset's 0.135 into 0.14 in
+                // the draft (and "Apply scenario" would have applied it).
+                ui.add(egui::Slider::new(&mut draft.load, 0.0..=1.0).max_decimals(3))
                     .on_hover_text("Flits per host per cycle (1 = a host injects every cycle)");
             }
             ui.end_row();

@@ -281,6 +281,12 @@ impl RoutelabApp {
                 "Cannot unfold pod {p}: {spec} has pods 0 to {}",
                 k - 1
             )),
+            // Pods are drawn (and fold) in the time-slice model's fat-tree
+            // view; the other switch models draw every switch and channel.
+            _ if self.session.sim.time_slice().is_none() => self.info(format!(
+                "Every switch of {spec} is drawn: pods fold only in the fat-tree view of the timeslice switch model, and this run is {}",
+                self.session.sim.switch_model()
+            )),
             _ if k < crate::app::fat_tree_view::POD_K => self.info(format!(
                 "Every pod of {spec} is drawn unfolded (pods fold from k = {})",
                 crate::app::fat_tree_view::POD_K
@@ -438,15 +444,23 @@ impl RoutelabApp {
             *start_ms = now;
         }
         let (actions, done) = d.due(now);
+        let before = self.message.clone();
         for a in actions {
             self.tour_action(a, ctx);
         }
         if done {
             self.demo = None;
             // A step the app refused stays on screen: "finished" would
-            // hide why the demo did not show what it meant to.
-            if !self.message.as_ref().is_some_and(|m| m.is_error) {
-                self.info("The demo finished");
+            // hide why the demo did not show what it meant to; so does
+            // what the last steps said (a pod action on a network drawn
+            // switch by switch, say), with the end added.
+            match &self.message {
+                Some(m) if m.is_error => {}
+                Some(m) if self.message != before => {
+                    let text = format!("{}. The demo finished", m.text);
+                    self.info(text);
+                }
+                _ => self.info("The demo finished"),
             }
         }
         if self.demo.is_some() {
