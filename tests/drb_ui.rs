@@ -82,6 +82,42 @@ fn the_latency_surface_has_a_legend_and_turns_when_dragged() {
     assert_eq!(h.state().surface.yaw, before.yaw);
 }
 
+/// At 1280x800, comparing, the legend of the latency surface takes two
+/// lines; the view a tour step frames (and a PNG export crops to) holds
+/// them both, so the frame drawn 7 points outside it crosses no text.
+#[test]
+fn the_surface_view_holds_its_legend() {
+    use routelab::app::tour::overlay::region;
+    let mut h = harness_at(hotspot("dor"), egui::vec2(1280.0, 800.0));
+    h.get_by_label("Compare").click();
+    h.run();
+    h.get_by_label("Latency surface").click();
+    h.run();
+    h.get_by_label("Step 100").click();
+    h.run();
+    h.run();
+    let view = region(&h.ctx, "network").expect("the view");
+    let drawing = h.get_by_label("Latency surface drawing").rect();
+    let legend = h.get_by_label_contains("Legend: colour and height").rect();
+    let camera = h.get_by_label_contains("View: yaw").rect();
+    let reset = h.get_by_label("Reset view").rect();
+    for (what, r) in [
+        ("drawing", drawing),
+        ("legend", legend),
+        ("camera", camera),
+        ("reset", reset),
+    ] {
+        assert!(
+            view.contains_rect(r),
+            "{what} {r:?} outside the view {view:?}"
+        );
+    }
+    // The legend's lines are above the drawing, clear of a frame drawn
+    // around the view (4 points out, 3 wide).
+    assert!(camera.max.y <= drawing.min.y, "{camera:?} over {drawing:?}");
+    assert!(legend.min.y >= view.min.y, "{legend:?} {view:?}");
+}
+
 #[test]
 fn the_drb_panel_shows_expansion_and_a_picked_pair() {
     let mut h = harness("drb");

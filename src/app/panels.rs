@@ -460,10 +460,16 @@ impl RoutelabApp {
             let view_h = (view_h - 24.0).max(140.0);
             if self.central_view == CentralView::Surface {
                 let grids = latency_surface::grids(&runs);
-                ui.allocate_ui(egui::vec2(ui.available_width(), view_h), |ui| {
-                    let r = latency_surface::surface_ui(ui, &mut self.surface, &grids, theme);
-                    view_rect = Some(r.rect);
+                // The view is the drawing with its legend above it: a tour
+                // step's frame around the drawing alone crossed the
+                // legend's second line, and an exported picture lost its
+                // scale.
+                // (A gap under the tabs, for that frame.)
+                ui.add_space(6.0);
+                let r = ui.allocate_ui(egui::vec2(ui.available_width(), view_h - 6.0), |ui| {
+                    latency_surface::surface_ui(ui, &mut self.surface, &grids, theme)
                 });
+                view_rect = Some(r.response.rect.union(r.inner.rect));
             } else {
             let drb_pair = self.drb.pair();
             let sims: Vec<&crate::sim::Simulation> = runs.iter().map(|r| r.1).collect();
