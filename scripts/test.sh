@@ -20,26 +20,42 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 # line's help and `routelab app` differ; `tests/module_graph.rs` keeps egui
 # out of the core), and "tests: everything" below runs every test with it.
 # Without it, then, what differs is the headless binary that clusters and
-# scripts run: the tests that run that binary, and the architecture test.
-echo "== tests: the headless build (no egui): its command line, campaigns, fabric files"
-# (Each test file is a module of tests/all.rs or tests/fuzz.rs; a filter
-# `cli::` runs the file tests/cli.rs. `campaign::` also matches
-# fuzz_campaign.)
-cargo test --no-default-features --test all --test fuzz -- cli:: cli_load:: cli_routings:: \
-    cli_timeslice:: fuzz_cli:: campaign:: fabric_import:: module_graph::
-
-echo "== tests: the engine's named errors in a release build"
-cargo test --release --no-default-features --test engine_seams
-
-echo "== tests: the fat-tree preset's bars on seeds 1-5 (release: 50 runs)"
-cargo test --release --no-default-features --test fattree_preset
+# scripts run. It is built once, on its own (a test build without the GUI
+# would build every dev-dependency, egui_kittest's egui included, a second
+# time), kept aside, and run by the command-line tests, the Slurm cluster
+# and the browser test's digests.
+echo "== the headless build (no egui): the binary clusters and scripts run"
+cargo build --no-default-features --bin routelab
+TARGET="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
+HEADLESS="$TARGET/headless/routelab"
+mkdir -p "$TARGET/headless"
+cp "$TARGET/debug/routelab" "$HEADLESS"
+case "$("$HEADLESS" app 2>&1 || true)" in
+    *"built without the GUI"*) ;;
+    *) echo "$HEADLESS was built with the GUI: its \`app\` does not say it has none" >&2; exit 1 ;;
+esac
 
 echo "== tests: everything"
 cargo test
 
+# (Each test file is a module of tests/all.rs or tests/fuzz.rs; a filter
+# `cli::` runs the file tests/cli.rs. `campaign::` also matches
+# fuzz_campaign. The test binaries are the ones just built.)
+echo "== tests: the headless binary: its command line, campaigns, fabric files"
+ROUTELAB_TEST_BIN="$HEADLESS" cargo test --test all --test fuzz -- cli:: cli_load:: \
+    cli_routings:: cli_timeslice:: fuzz_cli:: campaign:: fabric_import::
+
+# A routing's bad answer must stop a run with a named error in a release
+# build too, where the router's hot path indexes without bounds checks: the
+# engine's seams with the crate's debug assertions and overflow checks off,
+# as in release (only the crate and this test are rebuilt).
+echo "== tests: the engine's named errors without debug assertions (as in release)"
+cargo test --config 'profile.dev.package.routelab.debug-assertions=false' \
+    --config 'profile.dev.package.routelab.overflow-checks=false' --test engine_seams
+
 echo "== campaigns: a one-node Slurm cluster runs a job array of 3 tasks (root; installs slurm-wlm and munge)"
-bash scripts/slurm-test.sh
+BIN="$HEADLESS" bash scripts/slurm-test.sh
 
 echo "== web: set-up (trunk, wasm-bindgen-cli, chromium, playwright-core), then the real-browser test"
 bash scripts/web-setup.sh
-bash scripts/web-test.sh
+ROUTELAB_BIN="$HEADLESS" bash scripts/web-test.sh

@@ -1,6 +1,6 @@
-//! Every integration test file but the fuzzers (`tests/fuzz.rs`) and the
-//! two `scripts/test.sh` also runs in release (`engine_seams`,
-//! `fattree_preset`), as modules of one test crate: `cargo test --test all`
+//! Every integration test file but the fuzzers (`tests/fuzz.rs`) and
+//! `engine_seams` (which `scripts/test.sh` also builds without debug
+//! assertions), as modules of one test crate: `cargo test --test all`
 //! runs them, `cargo test --test all drb::` one file's tests. One crate
 //! links the app once instead of once per file. Each file is a module
 //! named after it; the helpers for running the binary are [`support`].
@@ -18,6 +18,7 @@ mod deadlock;
 mod drb;
 mod drb_ui;
 mod fabric_import;
+mod fattree_preset;
 mod invariants;
 mod keywords;
 mod module_graph;

@@ -7,10 +7,8 @@ use routelab::campaign::Campaign;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_routelab");
-
 fn routelab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN)
+    let out = Command::new(crate::support::routelab_bin())
         .args(args)
         .env("ROUTELAB_PROGRESS_INTERVAL_MS", "200")
         .output()
@@ -224,7 +222,7 @@ fn ctrl_c_stops_cleanly_and_the_rerun_finishes_the_same_table() {
       "axes": {"routing": ["dor", "val"], "load": [0.1, 0.2, 0.3], "seed": [1, 2, 3, 4]}}"#;
     let file = write(&dir, "long.json", text);
     let out = dir.join("out");
-    let child = Command::new(BIN)
+    let child = Command::new(crate::support::routelab_bin())
         .args(["campaign", "run", &file, "--out", out.to_str().unwrap()])
         .stderr(Stdio::piped())
         .spawn()

@@ -162,7 +162,7 @@ fn closed_stdout_is_not_a_panic() {
         ][..],
         &["topo", "--topology", "torus:8x8"][..],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_routelab"))
+        let mut child = Command::new(crate::support::routelab_bin())
             .args(cmd)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -179,7 +179,7 @@ fn closed_stdout_is_not_a_panic() {
 
 #[test]
 fn an_empty_stray_argument_is_named_with_what_it_follows() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_routelab"))
+    let out = std::process::Command::new(crate::support::routelab_bin())
         .args(["sweep", "--wait-for-tail-credit", ""])
         .output()
         .unwrap();

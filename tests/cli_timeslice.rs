@@ -236,7 +236,7 @@ fn combinations_that_make_no_sense_exit_with_code_2() {
 
 #[test]
 fn cycle_level_runs_say_their_unit_too() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_routelab"))
+    let out = std::process::Command::new(crate::support::routelab_bin())
         .args([
             "sim",
             "--topology",

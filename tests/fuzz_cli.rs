@@ -17,8 +17,6 @@ use proptest::prelude::*;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_routelab");
-
 /// What an invocation did.
 #[derive(Debug)]
 pub struct Outcome {
@@ -55,7 +53,7 @@ pub fn invoke(args: &[String], limit: Duration) -> Outcome {
         .current_dir(&scratch)
         .arg("-c")
         .arg("ulimit -v 4194304 2>/dev/null; exec \"$0\" \"$@\"")
-        .arg(BIN)
+        .arg(crate::fuzz_support::routelab_bin())
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -385,7 +383,7 @@ fn negative_numbers_reach_routelab_validation() {
 /// `torus:64x64x64` was silent for 88 s).
 #[test]
 fn a_short_run_of_slow_cycles_reports_while_it_runs() {
-    let out = Command::new(BIN)
+    let out = Command::new(crate::fuzz_support::routelab_bin())
         .args([
             "sim",
             "--topology",
@@ -440,7 +438,7 @@ fn a_valid_long_run_shows_progress_and_stops_when_asked() {
             "4294967296",
         ],
     ] {
-        let mut child = Command::new(BIN)
+        let mut child = Command::new(crate::fuzz_support::routelab_bin())
             .args(args)
             .env("ROUTELAB_PROGRESS_INTERVAL_MS", "200")
             .stdin(Stdio::null())

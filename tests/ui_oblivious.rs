@@ -200,7 +200,7 @@ fn the_compare_table_lists_the_six_routings_with_the_clis_numbers() {
     assert!(h.query_all_by_label("0.500").count() >= 6);
     h.get_by_label("0.500 ± 0.000");
     // Every cell is what `routelab load --compare` prints.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_routelab"))
+    let out = std::process::Command::new(crate::support::routelab_bin())
         .args(["load", "--compare", "--json", "--topology", "torus:8x8"])
         .args(["--seed", &t.seed.to_string()])
         .output()

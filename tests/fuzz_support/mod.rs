@@ -18,6 +18,10 @@
 
 #![allow(dead_code)]
 
+#[path = "../support/bin.rs"]
+mod bin;
+pub use bin::routelab_bin;
+
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -4,11 +4,14 @@
 
 use std::process::Command;
 
+mod bin;
+pub use bin::routelab_bin;
+
 /// Run the `routelab` binary with `args` from the package root, as a user
 /// would: its exit code (-1 when killed by a signal), standard output and
 /// standard error.
 pub fn routelab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_routelab"))
+    let out = Command::new(routelab_bin())
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(args)
         .output()
