@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh machine with only the Rust toolchain:
-# formatting, lints, the headless build's command-line tests without the GUI,
-# then every test with it.
+# formatting, lints, every test with the GUI built in, the command-line
+# tests again on the headless binary (no egui), the engine's seams without
+# debug assertions, a one-node Slurm cluster and the real-browser test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
