@@ -16,7 +16,8 @@ pub const ACK_EPOCH: u16 = u16::MAX;
 pub struct Packet {
     pub info: PacketInfo,
     /// Cycles its head has spent blocked in the network so far (see
-    /// [`crate::routing::Feedback::blocked_cycles`]).
+    /// [`crate::routing::Feedback::blocked_cycles`]); kept only in runs that
+    /// read it (feedback or per-pair statistics), else 0.
     pub blocked: u32,
     /// Cycle the packet was generated (entered the source queue).
     pub gen_cycle: u64,
