@@ -242,18 +242,22 @@ fn axes_show_three_numbers_at_any_span_and_height() {
                 // Room for the plot at presenter mode's zoom.
                 .with_size(egui::vec2(1000.0, height * 1.4 + 60.0))
                 .build_ui(|ui| {
-                    let r =
-                        routelab::app::plots::plot("ticks", "cycle", "latency (cycles)", height)
-                            .include_y(0.0)
-                            .show(ui, |p| {
-                                let pts: Vec<[f64; 2]> = (0..=100)
-                                    .map(|i| {
-                                        let x = span * i as f64 / 100.0;
-                                        [x, low + (high - low) * (x / span)]
-                                    })
-                                    .collect();
-                                p.line(egui_plot::Line::new("A", pts));
-                            });
+                    let r = routelab::app::plot_axes::plot(
+                        "ticks",
+                        "cycle",
+                        "latency (cycles)",
+                        height,
+                    )
+                    .include_y(0.0)
+                    .show(ui, |p| {
+                        let pts: Vec<[f64; 2]> = (0..=100)
+                            .map(|i| {
+                                let x = span * i as f64 / 100.0;
+                                [x, low + (high - low) * (x / span)]
+                            })
+                            .collect();
+                        p.line(egui_plot::Line::new("A", pts));
+                    });
                     data_rect.set(*r.transform.frame());
                 });
             h.ctx.set_zoom_factor(1.4);

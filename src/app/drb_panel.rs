@@ -337,8 +337,10 @@ pub fn drb_panel_ui(
             |s: &ExpansionSample| s.mean_width,
         ),
     ] {
-        ui.label(egui::RichText::new(super::plots::plot_title(title, "cycle", unit, h)).small());
-        super::plots::plot(id, "cycle", unit, h)
+        ui.label(
+            egui::RichText::new(super::plot_axes::plot_title(title, "cycle", unit, h)).small(),
+        );
+        super::plot_axes::plot(id, "cycle", unit, h)
             .include_y(0.0)
             .show(ui, |plot| {
                 for (i, series) in panel.expansion.iter().enumerate() {
@@ -462,7 +464,7 @@ pub fn drb_panel_ui(
             ("ThL·(1 ± Tol)".to_string(), band.gamma_multiply(0.6), true),
         ],
     );
-    super::plots::plot("drb_pair_latency", "cycle", "cycles", 140.0)
+    super::plot_axes::plot("drb_pair_latency", "cycle", "cycles", 140.0)
         .include_y(0.0)
         .include_y(thl * (1.0 + p.tolerance) * 1.1)
         .show(ui, |plot| {

@@ -18,6 +18,7 @@
 //! UI functions draw and push [`AppCommand`]s; [`RoutelabApp`] applies them
 //! after drawing.
 
+mod central_panel;
 pub mod colour_scale;
 pub mod colouring;
 mod commands;
@@ -29,21 +30,24 @@ pub mod fat_tree_view;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod file_dialog;
 pub mod latency_surface;
+mod left_panel;
 mod menus;
 pub mod network_view;
 pub mod oblivious;
-mod panels;
 pub mod path_selection;
 pub mod playback;
+pub mod plot_axes;
 pub mod plots;
 pub mod presenter;
 pub mod presets;
+mod right_panels;
 pub mod scenario_panel;
 pub mod session;
 pub mod share;
 pub mod side_panel;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod startup;
+mod status_bar;
 pub mod swap_order;
 pub mod sweep;
 pub mod theme;

@@ -119,6 +119,15 @@ impl Session {
         std::iter::once(&self.sim).chain(self.compare.as_ref())
     }
 
+    /// The runs, A first, each named as the views and panels title it
+    /// ("A: dor", "B: romm").
+    pub fn labelled_runs(&self) -> Vec<(String, &Simulation)> {
+        self.sims()
+            .zip(["A", "B"])
+            .map(|(s, name)| (format!("{name}: {}", s.routing_name()), s))
+            .collect()
+    }
+
     /// The first failure (deadlock, no route) of either run.
     pub fn failure(&self) -> Option<String> {
         self.sims().find_map(|s| s.failure()).map(|e| e.to_string())

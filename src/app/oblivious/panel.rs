@@ -626,7 +626,7 @@ impl ObliviousAnalysis {
             })
             .collect();
         crate::app::plots::legend_row(ui, &entries);
-        crate::app::plots::plot(
+        crate::app::plot_axes::plot(
             "obl_sweep_latency",
             "offered load (flits/host/cycle)",
             "latency (cycles)",
@@ -700,7 +700,7 @@ fn compare_bars(ui: &mut egui::Ui, t: &CompareTable, columns: &[&str], theme: Th
     const CAP: f64 = 1.25;
     // The shared axes and grid; the x axis names the routings, one per
     // whole number (egui_plot's own spacer marks each).
-    crate::app::plots::plot("obl_compare_bars", "", "ideal throughput / Θ", 200.0)
+    crate::app::plot_axes::plot("obl_compare_bars", "", "ideal throughput / Θ", 200.0)
         .x_grid_spacer(egui_plot::log_grid_spacer(10))
         .include_y(0.0)
         .include_y(CAP * 1.12)

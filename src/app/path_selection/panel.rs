@@ -243,7 +243,7 @@ fn objective_plot(ui: &mut egui::Ui, r: &Computed, theme: Theme) {
             ("best".to_string(), theme.series(0), false),
         ],
     );
-    crate::app::plots::plot(
+    crate::app::plot_axes::plot(
         "path_objective",
         "iteration",
         r.spec.objective.as_str(),
@@ -283,7 +283,7 @@ fn histogram(ui: &mut egui::Ui, runs: &[(String, Vec<u32>)], theme: Theme) {
             .collect();
         crate::app::plots::legend_row(ui, &entries);
     }
-    crate::app::plots::plot("crossing_histogram", "crossing paths", "channels", 140.0)
+    crate::app::plot_axes::plot("crossing_histogram", "crossing paths", "channels", 140.0)
         .include_y(0.0)
         .show(ui, |plot| {
             for (k, (name, crossing)) in runs.iter().enumerate() {
