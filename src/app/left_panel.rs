@@ -112,34 +112,7 @@ impl RoutelabApp {
     pub(super) fn sweep_ui(&mut self, ui: &mut egui::Ui) {
         let st = &mut self.settings.sweep;
         ui.label("Latency and throughput against offered load, for run A (and B when comparing).");
-        ui.horizontal(|ui| {
-            ui.label("Loads");
-            ui.add(
-                egui::DragValue::new(&mut st.load_from)
-                    .range(0.0..=1.0)
-                    .speed(0.01),
-            )
-            .on_hover_text("First offered load");
-            ui.label("to");
-            ui.add(
-                egui::DragValue::new(&mut st.load_to)
-                    .range(0.0..=1.0)
-                    .speed(0.01),
-            )
-            .on_hover_text("Last offered load");
-            ui.label("step");
-            ui.add(
-                egui::DragValue::new(&mut st.load_step)
-                    .range(0.005..=1.0)
-                    .speed(0.005),
-            )
-            .on_hover_text("Load increment");
-        });
-        ui.horizontal(|ui| {
-            ui.label("Cycles per point");
-            ui.add(egui::DragValue::new(&mut st.cycles).range(100..=10_000_000))
-                .on_hover_text("Measured cycles per load, after the scenario's warm-up");
-        });
+        st.ui(ui);
         ui.checkbox(&mut st.stop_at_saturation, "Stop at saturation")
             .on_hover_text("Stop a routing's loads at its first saturated point (accepted below 95% of generated), as `routelab sweep` does; off: every load, as `routelab sweep --no-stop`");
         let running = self.sweep.is_running();

@@ -34,6 +34,39 @@ impl Default for SweepSettings {
 }
 
 impl SweepSettings {
+    /// The loads (from, to, step) and cycles per point, as two rows of
+    /// fields: the load sweep's and the oblivious panel's routing sweep's.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.label("Loads");
+            ui.add(
+                egui::DragValue::new(&mut self.load_from)
+                    .range(0.0..=1.0)
+                    .speed(0.01),
+            )
+            .on_hover_text("First offered load");
+            ui.label("to");
+            ui.add(
+                egui::DragValue::new(&mut self.load_to)
+                    .range(0.0..=1.0)
+                    .speed(0.01),
+            )
+            .on_hover_text("Last offered load");
+            ui.label("step");
+            ui.add(
+                egui::DragValue::new(&mut self.load_step)
+                    .range(0.005..=1.0)
+                    .speed(0.005),
+            )
+            .on_hover_text("Load increment");
+        });
+        ui.horizontal(|ui| {
+            ui.label("Cycles per point");
+            ui.add(egui::DragValue::new(&mut self.cycles).range(100..=10_000_000))
+                .on_hover_text("Measured cycles per load, after the scenario's warm-up");
+        });
+    }
+
     /// The offered loads, or a message saying what is wrong.
     pub fn loads(&self) -> Result<Vec<f64>, String> {
         let ok = |x: f64| (0.0..=1.0).contains(&x);

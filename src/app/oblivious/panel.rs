@@ -527,31 +527,7 @@ impl ObliviousAnalysis {
 
     fn sweep_ui(&mut self, ui: &mut egui::Ui, scenario: &Scenario, net: &Network, theme: Theme) {
         ui.label("Simulated latency against offered load for every routing, each with its analysed ideal throughput (ideal × Θ) as a vertical line.");
-        let st = &mut self.sweep_settings;
-        ui.horizontal(|ui| {
-            ui.label("Loads");
-            ui.add(
-                egui::DragValue::new(&mut st.load_from)
-                    .range(0.0..=1.0)
-                    .speed(0.01),
-            );
-            ui.label("to");
-            ui.add(
-                egui::DragValue::new(&mut st.load_to)
-                    .range(0.0..=1.0)
-                    .speed(0.01),
-            );
-            ui.label("step");
-            ui.add(
-                egui::DragValue::new(&mut st.load_step)
-                    .range(0.005..=1.0)
-                    .speed(0.005),
-            );
-        });
-        ui.horizontal(|ui| {
-            ui.label("Cycles per point");
-            ui.add(egui::DragValue::new(&mut st.cycles).range(100..=10_000_000));
-        });
+        self.sweep_settings.ui(ui);
         ui.checkbox(&mut self.sweep_output_queued, "Output-queued switches")
             .on_hover_text("Ideal output-queued switches with unbounded queues: only the channels limit throughput, as in the analysis (docs/results.md); off: the scenario's own switch model");
         let running = self.sweep.is_running();
