@@ -1,0 +1,126 @@
+//! The input-queued model's invariant checks, behind
+//! [`Simulation::check_invariants`](crate::sim::Simulation::check_invariants)
+//! (which the tests and the soak call between cycles): no flit is
+//! duplicated or left behind, and every VC's credits, buffered flits, flits
+//! on the way and credits returning add up to its depth.
+
+use super::InputQueued;
+use crate::sim::endpoints::Endpoints;
+
+impl InputQueued {
+    /// Nothing duplicated: every flit in the network belongs to a packet in
+    /// flight, and no packet has more flits in the network (and still to
+    /// send from its host) than its length.
+    pub(super) fn check_packets(&self, ep: &Endpoints) -> Result<(), String> {
+        let live = ep.live_packet_mask();
+        let mut count = vec![0u32; live.len()];
+        let mut add = |packet: u32, n: u32, where_: &dyn Fn() -> String| match count
+            .get_mut(packet as usize)
+        {
+            Some(c) if live[packet as usize] => {
+                *c += n;
+                Ok(())
+            }
+            _ => Err(format!(
+                "{} holds a flit of packet {packet}, which is not in flight",
+                where_()
+            )),
+        };
+        for (x, q) in self.ivc.iter().enumerate() {
+            for i in 0..q.len as usize {
+                let slot = (q.head as usize + i) % self.depth;
+                let f = self.flits[x * self.depth + slot];
+                add(f.packet, 1, &|| {
+                    format!(
+                        "{} vc{}",
+                        self.net.channel_name((x / self.v) as u32),
+                        x % self.v
+                    )
+                })?;
+            }
+        }
+        for ev in self.flit_wheel.iter() {
+            add(ev.flit.packet, 1, &|| {
+                format!("channel {}", self.net.channel_name(ev.ch))
+            })?;
+        }
+        for (h, s) in self.sending.iter().enumerate() {
+            if let Some(s) = s {
+                add(s.packet, (s.len - s.sent) as u32, &|| format!("host {h}"))?;
+            }
+        }
+        for (p, &c) in count.iter().enumerate() {
+            if c > 0 && c > ep.packet(p as u32).info.flits as u32 {
+                return Err(format!(
+                    "packet {p} has {c} flits in the network and still to send, but only {} flits",
+                    ep.packet(p as u32).info.flits
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every VC's credit loop is closed (credits + buffered + flits on the
+    /// way + credits returning = depth), no buffer holds more than its
+    /// depth, and the flit counts (per switch, in the network) match the
+    /// buffers.
+    pub(super) fn check_buffers(&self) -> Result<(), String> {
+        let v = self.v;
+        // Flits and credits on their way to each VC.
+        let mut flying = vec![0i64; self.net.num_channels() * v];
+        for ev in self.flit_wheel.iter() {
+            flying[ev.ch as usize * v + ev.vc as usize] += 1;
+        }
+        let mut returning = vec![0i64; self.net.num_channels() * v];
+        for &o in self.credit_wheel.iter() {
+            returning[o as usize] += 1;
+        }
+        let mut buffered = 0u64;
+        for ivc in 0..self.num_in * v {
+            let c = ivc / v;
+            let q = self.ivc[ivc].len as i64;
+            buffered += q as u64;
+            if q > self.depth as i64 {
+                return Err(format!(
+                    "{} vc{} holds {q} flits, capacity {}",
+                    self.net.channel_name(c as u32),
+                    ivc % v,
+                    self.depth
+                ));
+            }
+            let cr = self.ovc[ivc].credits as i64;
+            if cr < 0 {
+                return Err(format!(
+                    "{} vc{} has {cr} credits",
+                    self.net.channel_name(c as u32),
+                    ivc % v
+                ));
+            }
+            let total = cr + q + flying[ivc] + returning[ivc];
+            if total != self.depth as i64 {
+                return Err(format!(
+                    "{} vc{}: credits {cr} + buffered {q} + in flight {} + credits returning {} != depth {}",
+                    self.net.channel_name(c as u32),
+                    ivc % v,
+                    flying[ivc],
+                    returning[ivc],
+                    self.depth
+                ));
+            }
+        }
+        let in_flight = self.flit_wheel.len() as u64;
+        if buffered + in_flight != self.in_network {
+            return Err(format!(
+                "flit count: {buffered} buffered + {in_flight} on channels != {} in network",
+                self.in_network
+            ));
+        }
+        let per_switch: u64 = self.sw_flits.iter().map(|&x| x as u64).sum();
+        if per_switch != buffered {
+            return Err(format!(
+                "per-switch flit counts sum to {per_switch}, buffers hold {buffered}"
+            ));
+        }
+        Ok(())
+    }
+}
