@@ -190,3 +190,81 @@ fn an_empty_stray_argument_is_named_with_what_it_follows() {
         "{err}"
     );
 }
+
+/// Prefetching (large networks, `sim/prefetch.rs`) changes no result: the
+/// digest of a run is the same with it forced on and forced off
+/// (`ROUTELAB_PREFETCH`), on the deterministic wormhole router's own
+/// allocation and on the general one (adaptive selection, acknowledgement
+/// packets, age-based arbitration, virtual cut-through, long packets).
+#[test]
+fn prefetching_changes_no_result() {
+    let cases: &[&[&str]] = &[
+        &[
+            "--topology",
+            "torus:6x6",
+            "--routing",
+            "dor",
+            "--load",
+            "0.5",
+        ],
+        &[
+            "--topology",
+            "torus:6x6",
+            "--routing",
+            "dor:tie=random",
+            "--load",
+            "0.3",
+            "--packet-flits",
+            "4",
+            "--switching",
+            "vct",
+            "--port-priority",
+            "oldest",
+        ],
+        &[
+            "--topology",
+            "mesh:5x5",
+            "--routing",
+            "drb:ack=packet",
+            "--vcs",
+            "4",
+            "--load",
+            "0.3",
+        ],
+        &[
+            "--topology",
+            "torus:4x4",
+            "--routing",
+            "adaptive",
+            "--vcs",
+            "3",
+            "--selection",
+            "adaptive",
+            "--wait-for-tail-credit",
+            "--load",
+            "0.6",
+        ],
+    ];
+    for case in cases {
+        let digest = |on: &str| {
+            let out = Command::new(support::routelab_bin())
+                .args([
+                    "sim", "--cycles", "1500", "--warmup", "300", "--seed", "3", "--digest",
+                ])
+                .args(*case)
+                .env("ROUTELAB_PREFETCH", on)
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+            assert!(
+                out.status.success(),
+                "{case:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            stdout
+        };
+        let (on, off) = (digest("1"), digest("0"));
+        assert!(on.contains("\"digest\""), "{case:?}: {on}");
+        assert_eq!(on, off, "{case:?}");
+    }
+}

@@ -414,6 +414,13 @@ impl Endpoints {
         Some(id)
     }
 
+    /// Ask the cache for packet `id`'s record, which a flit arriving soon
+    /// will touch (routing or delivery).
+    #[inline(always)]
+    pub(crate) fn prefetch_packet(&self, id: u32) {
+        self.packets.prefetch(id);
+    }
+
     /// A packet in flight.
     #[inline]
     pub fn packet(&self, id: u32) -> &Packet {
@@ -592,6 +599,13 @@ impl Endpoints {
         if self.measuring {
             self.stats.channel_traversal(channel, head, waited);
         }
+    }
+
+    /// Ask the cache for `channel`'s counters, which a flit leaving on it
+    /// soon will update.
+    #[inline(always)]
+    pub(crate) fn prefetch_channel(&self, channel: usize) {
+        self.stats.prefetch_channel(channel);
     }
 
     /// A flit left a host.

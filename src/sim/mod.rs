@@ -30,6 +30,7 @@ mod models;
 mod output_queued;
 mod packet;
 mod pairs;
+mod prefetch;
 mod stats;
 mod summary;
 mod timeslice;

@@ -68,6 +68,11 @@ impl PacketSlab {
         self.live -= 1;
         self.free.push(id);
     }
+    /// Ask the cache for packet `id`'s record (`sim/prefetch.rs`).
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, id: u32) {
+        super::prefetch::prefetch(&self.slots, id as usize);
+    }
     #[inline]
     pub fn get(&self, id: u32) -> &Packet {
         &self.slots[id as usize]

@@ -12,7 +12,9 @@
 //!   allocation;
 //! - decisions whose outcome is a coin toss under random traffic are
 //!   written as selects rather than branches;
-//! - the router's own indices skip bounds checks ([`super::unchecked`]).
+//! - the router's own indices skip bounds checks ([`super::unchecked`]);
+//! - on large networks, the records of a switch two ahead are prefetched
+//!   ([`crate::sim::prefetch`]).
 
 use super::unchecked::{at, at_mut, range};
 use super::{
@@ -22,6 +24,7 @@ use super::{
 use crate::routing::{Candidates, Selection};
 use crate::sim::config::{PortPriority, Switching};
 use crate::sim::endpoints::{Endpoints, Faulted};
+use crate::sim::prefetch::prefetch;
 use std::cell::Cell;
 
 impl InputQueued {
@@ -41,8 +44,16 @@ impl InputQueued {
     /// constants: fewer live values in the loop (the busy-port iterator
     /// keeps one word) and no tests of them per VC (−4 % instructions,
     /// docs/performance.md). The caller picks it only when the router is so
-    /// configured, so the results are the same either way.
-    pub(super) fn allocate<const ACKS: bool, const AGE: bool, const FAST: bool>(
+    /// configured, so the results are the same either way. `PREFETCH`
+    /// (taken with `FAST` on large networks, [`InputQueued::prefetch`]):
+    /// before a switch, ask the cache for the records of the switch
+    /// [`SWITCHES_AHEAD`] on.
+    pub(super) fn allocate<
+        const ACKS: bool,
+        const AGE: bool,
+        const FAST: bool,
+        const PREFETCH: bool,
+    >(
         &mut self,
         now: u64,
         ep: &mut Endpoints,
@@ -122,7 +133,26 @@ impl InputQueued {
         let mut scratch = Candidates::default();
         let (in_start, out_start, sw_rr) = (&in_start[..], &out_start[..], &mut sw_rr[..]);
         debug_assert!(in_start.len() == sw_flits.len() + 1 && out_start.len() == in_start.len());
-        for s in 0..sw_flits.len() {
+        let switches = sw_flits.len();
+        for s in 0..switches {
+            if PREFETCH && s + SWITCHES_AHEAD < switches {
+                prefetch_switch(
+                    s + SWITCHES_AHEAD,
+                    w,
+                    v,
+                    sw_flits,
+                    busy,
+                    in_ports,
+                    in_start,
+                    sw_out,
+                    out_start,
+                    inch,
+                    ivcs,
+                    ovc,
+                    outch,
+                    ep,
+                );
+            }
             if *at(sw_flits, s) == 0 {
                 continue;
             }
@@ -397,6 +427,55 @@ impl InputQueued {
             }
         }
         Ok(())
+    }
+}
+
+/// How many switches ahead the allocation loop prefetches (large networks).
+const SWITCHES_AHEAD: usize = 2;
+
+/// Ask the cache for the records switch `t`'s allocation will touch: its
+/// busy input ports' channel and VC records, and its output channels'
+/// arbiter, credit and counter records ([`crate::sim::prefetch`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn prefetch_switch(
+    t: usize,
+    w: usize,
+    v: usize,
+    sw_flits: &[u32],
+    busy: &[u64],
+    in_ports: &[(crate::topology::PortId, u32)],
+    in_start: &[u32],
+    sw_out: &[u32],
+    out_start: &[u32],
+    inch: &[InChannel],
+    ivcs: &[InputVc],
+    ovc: &[Cell<OutputVc>],
+    outch: &[super::OutChannel],
+    ep: &Endpoints,
+) {
+    if *at(sw_flits, t) == 0 {
+        return;
+    }
+    let first = *at(in_start, t) as usize;
+    let mut bits = *at(busy, t * w);
+    while bits != 0 {
+        let pi = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let c = at(in_ports, first + pi).1 as usize;
+        prefetch(inch, c);
+        prefetch(ivcs, c * v);
+    }
+    for &oc in range(
+        sw_out,
+        *at(out_start, t) as usize,
+        *at(out_start, t + 1) as usize,
+    ) {
+        if oc != NONE {
+            prefetch(outch, oc as usize);
+            prefetch(ovc, oc as usize * v);
+            ep.prefetch_channel(oc as usize);
+        }
     }
 }
 

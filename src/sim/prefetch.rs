@@ -1,0 +1,28 @@
+//! Software prefetch for the engine's scattered per-channel records.
+//!
+//! On large networks (`torus:64x64`, about 5.5 MB of per-channel state
+//! against a 2 MB L2) each flit-hop misses the cache on about eight
+//! records in eight arrays (docs/performance.md, "Where `torus:64x64`
+//! waits"). The events of a cycle are known before they are handled, so
+//! the records of an event a few places ahead are requested while the
+//! current one is handled. A prefetch is only a hint: it reads nothing,
+//! changes nothing and cannot fault, so results are the same with or
+//! without it (and on targets without one, such as WebAssembly, it is a
+//! no-op).
+
+/// Ask the cache for the line holding `s[i]` (nothing if `i` is out of
+/// range: the address is never formed then).
+#[inline(always)]
+#[allow(unsafe_code)]
+pub(crate) fn prefetch<T>(s: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if i < s.len() {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 has, and
+        // reads nothing through the pointer (a hint to the cache); the
+        // pointer is in bounds anyway (`i < s.len()`).
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(s.as_ptr().add(i).cast::<i8>()) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (s, i);
+}
