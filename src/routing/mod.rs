@@ -55,7 +55,9 @@ mod walk;
 
 pub use candidates::{Candidate, Candidates, MAX_CANDIDATES};
 pub use dmodk::DModK;
-pub use dor::{CubeDor, DorLaw, DorSpec, Ecube, TieRule, VcClasses};
+pub use dor::{
+    CubeDor, DorLaw, DorSpec, Ecube, TABLE_MAX_SWITCHES, TabulatedDor, TieRule, VcClasses,
+};
 pub use feedback::{Acknowledgement, Feedback};
 pub use kind::{Family, RoutingBuild, RoutingKind};
 pub use law::{

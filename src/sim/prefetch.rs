@@ -1,7 +1,8 @@
 //! Software prefetch for the engine's scattered per-channel records.
 //!
-//! On large networks (`torus:64x64`, about 5.5 MB of per-channel state
-//! against a 2 MB L2) each flit-hop misses the cache on about eight
+//! On large networks (`torus:64x64`: 4.2 MB of flit rings, VC and
+//! channel records, and about 5.5 MB with the packet records and
+//! statistics, against a 2 MB L2) each flit-hop misses the cache on about eight
 //! records in eight arrays (docs/performance.md, "Where `torus:64x64`
 //! waits"). The events of a cycle are known before they are handled, so
 //! the records of an event a few places ahead are requested while the
