@@ -1,11 +1,15 @@
 //! The engine's seams, checked on networks small enough to work out by hand:
 //! delivery feedback in both acknowledgement modes arrives exactly when the
-//! model says, a packet's blocked cycles are the cycles it waited, and a
+//! model says, a packet's blocked cycles are the cycles it waited, a
 //! routing that offers a virtual channel outside `0..V` stops the run with a
-//! named error (in every build: CI also runs this file in release).
+//! named error (in every build: CI also runs this file in release), and a
+//! routing's table of answers is used only where it fits and changes no
+//! result.
 
 use routelab::rng::{Stream, stream};
-use routelab::routing::{Acknowledgement, Candidates, Feedback, Hop, Routing, RoutingSpec, Source};
+use routelab::routing::{
+    Acknowledgement, Candidate, Candidates, Feedback, Hop, PairTable, Routing, RoutingSpec, Source,
+};
 use routelab::scenario::Scenario;
 use routelab::sim::{
     MeasureConfig, RouterConfig, SimError, Simulation, SwitchModelKind, TrafficConfig,
@@ -214,6 +218,26 @@ fn blocked_cycles_sum_to_the_channel_queueing_delays() {
     }
 }
 
+/// A simulation of `routing` on `net` under uniform Bernoulli traffic.
+fn uniform_sim(
+    net: Arc<Network>,
+    model: SwitchModelKind,
+    routing: Box<dyn Routing>,
+    load: f64,
+    router: RouterConfig,
+    measure: MeasureConfig,
+    seed: u64,
+) -> Simulation {
+    let mut rng = stream(1, Stream::Pattern);
+    let pattern = Pattern::build(&PatternSpec::Uniform, &net, &mut rng).unwrap();
+    let traffic = TrafficConfig {
+        pattern,
+        process: Process::Bernoulli,
+        load,
+    };
+    Simulation::new(net, model, routing, traffic, router, measure, seed).unwrap()
+}
+
 /// A routing that offers a VC outside `0..V` stops the run with a named
 /// error, never silent state (checked in debug and in release builds).
 struct BadVc;
@@ -284,22 +308,9 @@ impl Routing for BadPort {
 #[test]
 fn a_port_that_does_not_exist_is_a_named_error() {
     let net = Arc::new(Network::from_spec("torus:4").unwrap());
-    let mut rng = stream(1, Stream::Pattern);
-    let pattern = Pattern::build(&PatternSpec::Uniform, &net, &mut rng).unwrap();
-    let mut sim = Simulation::new(
-        net,
-        SwitchModelKind::INPUT_QUEUED,
-        Box::new(BadPort),
-        TrafficConfig {
-            pattern,
-            process: Process::Bernoulli,
-            load: 0.5,
-        },
-        RouterConfig::default(),
-        MeasureConfig::default(),
-        1,
-    )
-    .unwrap();
+    let (router, measure) = (RouterConfig::default(), MeasureConfig::default());
+    let model = SwitchModelKind::INPUT_QUEUED;
+    let mut sim = uniform_sim(net, model, Box::new(BadPort), 0.5, router, measure, 1);
     match sim.run_for(1000).unwrap_err() {
         SimError::BadCandidate { port, ports, .. } => assert_eq!((port, ports), (40, 3)),
         other => panic!("expected a bad candidate, got {other}"),
@@ -332,4 +343,131 @@ fn switch_model_is_a_scenario_field_with_neutral_views() {
         e.to_string().contains("switch_model") && e.to_string().contains("input-queued"),
         "{e}"
     );
+}
+
+/// A routing as `inner` routes, hiding its table (`pair_table` is `None`
+/// by default), so that the engine calls `route` at every hop.
+struct NoTable(Box<dyn Routing>);
+impl Routing for NoTable {
+    fn name(&self) -> String {
+        self.0.name()
+    }
+    fn at_source(&mut self, src: Source<'_>) {
+        self.0.at_source(src);
+    }
+    fn route(&mut self, hop: Hop<'_>, out: &mut Candidates) {
+        self.0.route(hop, out);
+    }
+}
+
+fn dor_sim(topology: &str, model: SwitchModelKind, hide_table: bool, load: f64) -> Simulation {
+    let net = Arc::new(Network::from_spec(topology).unwrap());
+    let dor = "dor"
+        .parse::<RoutingSpec>()
+        .unwrap()
+        .build(&net, 2)
+        .unwrap();
+    assert!(
+        dor.pair_table().is_some(),
+        "DOR keeps a table on {topology}"
+    );
+    let routing: Box<dyn Routing> = if hide_table {
+        Box::new(NoTable(dor))
+    } else {
+        dor
+    };
+    let router = RouterConfig {
+        vcs: 2,
+        packet_flits: 2,
+        ..RouterConfig::default()
+    };
+    let measure = MeasureConfig {
+        warmup: 200,
+        ..MeasureConfig::default()
+    };
+    uniform_sim(net, model, routing, load, router, measure, 3)
+}
+
+/// DOR's table (`TabulatedDor`, looked up by the engine) gives the run it
+/// gives when the engine asks `route` at every hop: the same digest, field
+/// for field, with both switch models, below and past saturation.
+#[test]
+fn a_routing_table_changes_no_result() {
+    for model in [
+        SwitchModelKind::INPUT_QUEUED,
+        SwitchModelKind::OUTPUT_QUEUED,
+    ] {
+        for (topology, load) in [("torus:4x4", 0.3), ("torus:4x4", 0.9), ("mesh:5x3", 0.4)] {
+            let digests = [false, true].map(|hide| {
+                let mut sim = dor_sim(topology, model, hide, load);
+                sim.run_for(2000).unwrap();
+                assert!(sim.summary().delivered_packets > 0);
+                sim.digest()
+            });
+            assert_eq!(
+                digests[0].first_difference(&digests[1]),
+                None,
+                "{topology} at {load} ({model:?})"
+            );
+        }
+    }
+}
+
+/// A table the engine would refuse (a port the switch does not have) is
+/// not used: `route` is asked, and its answer stops the run with the
+/// named error, as without a table. A table that fits is used: there
+/// `route` is never asked.
+struct Tabled {
+    table: Arc<PairTable>,
+    fits: bool,
+}
+impl Routing for Tabled {
+    fn name(&self) -> String {
+        "tabled".into()
+    }
+    fn pair_table(&self) -> Option<Arc<PairTable>> {
+        Some(self.table.clone())
+    }
+    fn route(&mut self, hop: Hop<'_>, out: &mut Candidates) {
+        assert!(!self.fits, "route asked though the table fits");
+        let c = self.table.get(hop.at, hop.pkt.dst_switch).unwrap();
+        out.push(c.port, c.vc_lo, c.vc_hi);
+    }
+}
+
+#[test]
+fn a_routing_table_is_used_only_where_it_fits() {
+    // mesh:4 is four switches in a row: port 0 goes +, port 1 goes -,
+    // port 2 is the host.
+    let run = |fits: bool| {
+        let net = Arc::new(Network::from_spec("mesh:4").unwrap());
+        let table = Arc::new(PairTable::build(4, |a, b| {
+            (a != b).then_some(Candidate {
+                port: match (fits, b > a) {
+                    (false, _) => 40,
+                    (true, true) => 0,
+                    (true, false) => 1,
+                },
+                vc_lo: 0,
+                vc_hi: 1,
+            })
+        }));
+        let router = RouterConfig {
+            vcs: 2,
+            ..RouterConfig::default()
+        };
+        let measure = MeasureConfig {
+            warmup: 0,
+            ..MeasureConfig::default()
+        };
+        let routing = Box::new(Tabled { table, fits });
+        let model = SwitchModelKind::INPUT_QUEUED;
+        let mut sim = uniform_sim(net, model, routing, 0.2, router, measure, 1);
+        sim.run_for(1000).map(|_| sim.summary().delivered_packets)
+    };
+    assert!(run(true).unwrap() > 100);
+    match run(false).unwrap_err() {
+        SimError::BadCandidate { port, ports, .. } => assert_eq!((port, ports), (40, 3)),
+        other => panic!("expected a bad candidate, got {other}"),
+    }
 }

@@ -39,9 +39,10 @@
 use super::kind::{Family, RoutingBuild, RoutingKind, options};
 use super::law::{DimOrder, DimStep, Dir, Law, ObliviousLaw, minimal_dirs, one_phase, stay};
 use super::midimew::MidimewMinimal;
-use super::{Candidate, Candidates, Hop, PacketInfo, RouteState, Routing, Source};
+use super::{Candidate, Candidates, Hop, PacketInfo, PairTable, RouteState, Routing, Source};
 use crate::topology::cube::Geometry;
 use crate::topology::{Network, PortId, Shape, SwitchId};
+use std::sync::Arc;
 
 pub(super) const KIND: RoutingKind = RoutingKind {
     name: "dor",
@@ -282,17 +283,19 @@ impl CubeDor {
 /// coordinates there. So the answers are worked out once when the routing
 /// is built, and looked up per hop:
 /// - on networks of up to [`TABLE_MAX_SWITCHES`] switches, for every pair
-///   of switches (no coordinate arithmetic at all);
+///   of switches (no coordinate arithmetic at all), in a [`PairTable`]
+///   that the engine looks up itself ([`Routing::pair_table`]);
 /// - on larger ones, for every dimension and pair of coordinates in it
 ///   (the first differing dimension is still found per hop; a table of
 ///   every pair would no longer fit in the cache beside the simulation's
 ///   own state).
 ///
 /// The same answers (a unit test compares them with [`CubeDor`]'s), in
-/// fewer instructions for the whole run: `torus:8x8` at 0.3 5.7 %,
-/// `torus:32x32` at 0.1 2.9 % (docs/performance.md, "Engine, eighth
-/// pass"). A type of its own, not a test inside [`CubeDor`]: such a test
-/// cost the runs that still work the answers out 0.5 %.
+/// fewer instructions for the whole run: `torus:8x8` at 0.3 11.9 % (5.7 %
+/// from the table, 6.6 % more from the engine's own lookup), `torus:32x32`
+/// at 0.1 2.6 % (docs/performance.md, "Engine, eighth pass"). A type of
+/// its own, not a test inside [`CubeDor`]: such a test cost the runs that
+/// still work the answers out 0.5 %.
 #[derive(Clone, Debug)]
 pub struct TabulatedDor {
     dor: CubeDor,
@@ -302,8 +305,9 @@ pub struct TabulatedDor {
 /// Where [`TabulatedDor`] keeps its answers.
 #[derive(Clone, Debug)]
 enum Lookup {
-    /// The answer at switch `a` for destination switch `b`, at `a · n + b`.
-    Pairs { n: usize, table: Vec<Candidate> },
+    /// The answer at every switch for every destination switch, which the
+    /// engine also looks up itself ([`Routing::pair_table`]).
+    Pairs(Arc<PairTable>),
     /// The answer in dimension `d` from coordinate `c` to `t`, at
     /// `start[d] + c · k_d + t`.
     Dims {
@@ -316,8 +320,7 @@ enum Lookup {
 /// 128 switches are 16 384 answers of 4 bytes (64 kB).
 pub const TABLE_MAX_SWITCHES: u32 = 128;
 
-/// A table entry with no answer: a switch that is the destination itself
-/// (the endpoint layer ejects there before it asks), or equal coordinates.
+/// A per-dimension entry with no answer (equal coordinates, never asked).
 const NO_CANDIDATE: Candidate = Candidate {
     port: PortId::MAX,
     vc_lo: 0,
@@ -341,18 +344,12 @@ impl TabulatedDor {
         let answer = |a: SwitchId, b: SwitchId| {
             let mut out = Candidates::default();
             dor.compute(a, b, &state, &mut out);
-            out.as_slice().first().copied().unwrap_or(NO_CANDIDATE)
+            out.as_slice().first().copied()
         };
         let g = &dor.geometry;
         let n = g.nodes();
         let lookup = if n <= TABLE_MAX_SWITCHES {
-            Lookup::Pairs {
-                n: n as usize,
-                table: (0..n)
-                    .flat_map(|a| (0..n).map(move |b| (a, b)))
-                    .map(|(a, b)| answer(a, b))
-                    .collect(),
-            }
+            Lookup::Pairs(Arc::new(PairTable::build(n, answer)))
         } else {
             // Switch ids put dimension 0 lowest: coordinate c in dimension
             // d alone is switch c · (k_0 · ... · k_{d-1}).
@@ -361,7 +358,7 @@ impl TabulatedDor {
                 start.push(table.len());
                 for c in 0..k {
                     for t in 0..k {
-                        table.push(answer(c * stride, t * stride));
+                        table.push(answer(c * stride, t * stride).unwrap_or(NO_CANDIDATE));
                     }
                 }
                 stride *= k;
@@ -382,10 +379,19 @@ impl Routing for TabulatedDor {
     fn source_states(&self, pkt: &PacketInfo) -> Option<Vec<RouteState>> {
         self.dor.source_states(pkt)
     }
+    fn pair_table(&self) -> Option<Arc<PairTable>> {
+        match &self.lookup {
+            Lookup::Pairs(table) => Some(table.clone()),
+            Lookup::Dims { .. } => None,
+        }
+    }
     fn route(&mut self, hop: Hop<'_>, out: &mut Candidates) {
         let (at, dst) = (hop.at, hop.pkt.dst_switch);
         let e = match &self.lookup {
-            Lookup::Pairs { n, table } => table[at as usize * n + dst as usize],
+            Lookup::Pairs(table) => match table.get(at, dst) {
+                Some(e) => e,
+                None => return,
+            },
             Lookup::Dims { start, table } => {
                 let g = &self.dor.geometry;
                 let Some((d, c, t)) = g.first_difference(at, dst) else {
@@ -592,7 +598,8 @@ mod tests {
                 let mut dor = TabulatedDor::new(plain.clone()).expect("a table");
                 let n = plain.geometry.nodes();
                 // Both ways of keeping the answers are compared.
-                let pairs = matches!(dor.lookup, Lookup::Pairs { .. });
+                let pairs = matches!(dor.lookup, Lookup::Pairs(_));
+                assert_eq!(dor.pair_table().is_some(), pairs);
                 assert_eq!(pairs, n <= TABLE_MAX_SWITCHES, "{radix:?}");
                 // Every source on the small networks, a spread of them on
                 // the others (the state of these rules is the same for all).

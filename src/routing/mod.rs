@@ -46,6 +46,7 @@ mod law;
 mod midimew;
 mod minimal;
 mod oblivious;
+mod pair_table;
 pub mod registry;
 mod source_routed;
 mod spec;
@@ -68,6 +69,7 @@ pub use midimew::MidimewMinimal;
 pub use oblivious::{
     Oblivious, ObliviousSpec, Plan, RdorLaw, RlbLaw, RommLaw, ValLaw, classes, rlb_directions,
 };
+pub use pair_table::PairTable;
 pub use source_routed::SourceRouted;
 pub use spec::{RoutingError, RoutingSpec, too_few_vcs};
 pub use state::{PacketInfo, RouteState};
@@ -225,6 +227,19 @@ pub trait Routing: Send {
     /// `0..V`; the engine refuses anything else with a named error
     /// ([`SimError::BadCandidate`](crate::sim::SimError::BadCandidate)).
     fn route(&mut self, hop: Hop<'_>, out: &mut Candidates);
+
+    /// The routing's answers as a table, for a routing whose answer at a
+    /// switch depends on nothing but that switch and the destination
+    /// switch: not on the packet's route state, the port or VC it came in
+    /// on, the cycle, the buffers or random draws (DOR with its default
+    /// rules, [`TabulatedDor`]). The engine then looks a hop up instead of
+    /// calling [`Routing::route`], when every answer is one it would
+    /// accept ([`PairTable::fits`]); so `route` must give the same answers
+    /// and change no state. Asked once, when the routing starts. `None`
+    /// by default.
+    fn pair_table(&self) -> Option<std::sync::Arc<PairTable>> {
+        None
+    }
 
     /// How this routing wants to hear of deliveries (none by default: the
     /// engine then does no feedback work at all).

@@ -182,7 +182,7 @@ impl OutputQueued {
             out,
         };
         // Virtual channels play no part here: every packet arrives on VC 0.
-        ep.route(
+        ep.route::<true>(
             packet,
             s,
             port,

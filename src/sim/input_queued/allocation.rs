@@ -47,12 +47,15 @@ impl InputQueued {
     /// configured, so the results are the same either way. `PREFETCH`
     /// (taken with `FAST` on large networks, [`InputQueued::prefetch`]):
     /// before a switch, ask the cache for the records of the switch
-    /// [`SWITCHES_AHEAD`] on.
+    /// [`SWITCHES_AHEAD`] on. `TABLES`: some routing epoch's answers are
+    /// looked up in a table ([`Endpoints::route`]); the runs without one
+    /// are compiled without the lookup.
     pub(super) fn allocate<
         const ACKS: bool,
         const AGE: bool,
         const FAST: bool,
         const PREFETCH: bool,
+        const TABLES: bool,
     >(
         &mut self,
         now: u64,
@@ -242,7 +245,7 @@ impl InputQueued {
                         );
                         let cand = &mut scratch;
                         cand.clear();
-                        if let Err(e) = ep.route(
+                        if let Err(e) = ep.route::<TABLES>(
                             f.packet,
                             s as u32,
                             p,
