@@ -19,7 +19,7 @@ pub struct PairTable {
 /// An entry with no answer: the switch is the destination itself (the
 /// endpoint layer ejects there before it asks), or the routing has no
 /// route, which the engine reports as it reports an empty answer.
-const NONE: Candidate = Candidate {
+pub(crate) const NO_ANSWER: Candidate = Candidate {
     port: PortId::MAX,
     vc_lo: 0,
     vc_hi: 0,
@@ -38,8 +38,8 @@ impl PairTable {
                 let a = answer(at, dst);
                 // (An answer on port 65 535 would read as none: no switch
                 // has that many ports.)
-                debug_assert!(a.is_none_or(|a| a.port != NONE.port), "port 65535");
-                answers.push(a.unwrap_or(NONE));
+                debug_assert!(a.is_none_or(|a| a.port != NO_ANSWER.port), "port 65535");
+                answers.push(a.unwrap_or(NO_ANSWER));
             }
         }
         PairTable {
@@ -54,7 +54,7 @@ impl PairTable {
     #[inline(always)]
     pub fn get(&self, at: SwitchId, dst: SwitchId) -> Option<Candidate> {
         let a = self.answers[at as usize * self.switches + dst as usize];
-        (a.port != NONE.port).then_some(a)
+        (a.port != NO_ANSWER.port).then_some(a)
     }
 
     /// Switches the table covers.
@@ -73,7 +73,7 @@ impl PairTable {
                 let ports = net.ports(at).len();
                 self.answers[at as usize * self.switches..][..self.switches]
                     .iter()
-                    .filter(|a| a.port != NONE.port)
+                    .filter(|a| a.port != NO_ANSWER.port)
                     .all(|a| (a.port as usize) < ports && a.vc_lo <= a.vc_hi && a.vc_hi < vcs)
             })
     }

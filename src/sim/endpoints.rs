@@ -495,6 +495,12 @@ impl Endpoints {
         // per switch its head is routed at.
         pkt.switches = pkt.switches.saturating_add(1);
         let epoch = pkt.epoch;
+        // What a head with no route reports, wherever it finds none.
+        let no_route = RouteFault::NoRoute {
+            switch: at,
+            epoch,
+            dst: pkt.info.dst_switch,
+        };
         if pkt.info.dst_switch == at
             && (epoch == ACK_EPOCH
                 || !self.transit[epoch as usize]
@@ -507,11 +513,7 @@ impl Endpoints {
         // past the end), checked when it was adopted.
         if TABLES && let Some(Some(table)) = self.tables.get(epoch as usize) {
             let Some(c) = table.get(at, pkt.info.dst_switch) else {
-                self.fault = Some(RouteFault::NoRoute {
-                    switch: at,
-                    epoch,
-                    dst: pkt.info.dst_switch,
-                });
+                self.fault = Some(no_route);
                 return Err(Faulted);
             };
             out.push(c.port, c.vc_lo, c.vc_hi);
@@ -521,11 +523,7 @@ impl Endpoints {
             match self.acks.routing() {
                 Some((r, rng)) => (r, rng, vcs),
                 None => {
-                    self.fault = Some(RouteFault::NoRoute {
-                        switch: at,
-                        epoch,
-                        dst: pkt.info.dst_switch,
-                    });
+                    self.fault = Some(no_route);
                     return Err(Faulted);
                 }
             }
@@ -551,11 +549,7 @@ impl Endpoints {
         );
         if out.is_empty() {
             {
-                self.fault = Some(RouteFault::NoRoute {
-                    switch: at,
-                    epoch,
-                    dst: pkt.info.dst_switch,
-                });
+                self.fault = Some(no_route);
                 return Err(Faulted);
             }
         }
