@@ -390,14 +390,22 @@ fn dor_sim(topology: &str, model: SwitchModelKind, hide_table: bool, load: f64) 
 
 /// DOR's table (`TabulatedDor`, looked up by the engine) gives the run it
 /// gives when the engine asks `route` at every hop: the same digest, field
-/// for field, with both switch models, below and past saturation.
+/// for field, with both switch models, below and past saturation, with
+/// both ways of keeping the table.
 #[test]
 fn a_routing_table_changes_no_result() {
     for model in [
         SwitchModelKind::INPUT_QUEUED,
         SwitchModelKind::OUTPUT_QUEUED,
     ] {
-        for (topology, load) in [("torus:4x4", 0.3), ("torus:4x4", 0.9), ("mesh:5x3", 0.4)] {
+        // Above 128 switches the table is kept by first difference.
+        for (topology, load) in [
+            ("torus:4x4", 0.3),
+            ("torus:4x4", 0.9),
+            ("mesh:5x3", 0.4),
+            ("torus:12x12", 0.3),
+            ("mesh:13x11", 0.4),
+        ] {
             let digests = [false, true].map(|hide| {
                 let mut sim = dor_sim(topology, model, hide, load);
                 sim.run_for(2000).unwrap();

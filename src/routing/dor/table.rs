@@ -3,10 +3,7 @@
 //! "Engine, eighth pass").
 
 use super::{CubeDor, TieRule, VcClasses};
-use crate::routing::pair_table::NO_ANSWER;
-use crate::routing::{
-    Candidate, Candidates, Hop, PacketInfo, PairTable, RouteState, Routing, Source,
-};
+use crate::routing::{Candidates, Hop, PacketInfo, PairTable, RouteState, Routing, Source};
 use crate::topology::SwitchId;
 use std::sync::Arc;
 
@@ -15,39 +12,24 @@ use std::sync::Arc;
 /// answer at a switch depends on nothing but that switch and the
 /// destination's: the first dimension in which they differ and their
 /// coordinates there. So the answers are worked out once when the routing
-/// is built, and looked up per hop:
+/// is built, and kept in a [`PairTable`] that the engine looks up itself
+/// ([`Routing::pair_table`]):
 /// - on networks of up to [`TABLE_MAX_SWITCHES`] switches, for every pair
-///   of switches (no coordinate arithmetic at all), in a [`PairTable`]
-///   that the engine looks up itself ([`Routing::pair_table`]);
+///   of switches (no coordinate arithmetic at all);
 /// - on larger ones, for every dimension and pair of coordinates in it
-///   (the first differing dimension is still found per hop; a table of
-///   every pair would no longer fit in the cache beside the simulation's
-///   own state).
+///   ([`PairTable::by_first_difference`]: the first differing dimension is
+///   still found per hop; a table of every pair would no longer fit in the
+///   cache beside the simulation's own state).
 ///
 /// The same answers (a unit test compares them with [`CubeDor`]'s), in
-/// fewer instructions for the whole run: `torus:8x8` at 0.3 11.9 % (5.7 %
-/// from the table, 6.6 % more from the engine's own lookup), `torus:32x32`
-/// at 0.1 2.6 % (docs/performance.md, "Engine, eighth pass"). A type of
-/// its own, not a test inside [`CubeDor`]: such a test cost the runs that
-/// still work the answers out 0.5 %.
+/// fewer instructions for the whole run (docs/performance.md, "Engine,
+/// eighth pass" and "ninth pass"). A type of its own, not a test inside
+/// [`CubeDor`]: such a test cost the runs that still work the answers out
+/// 0.5 %.
 #[derive(Clone, Debug)]
 pub struct TabulatedDor {
     dor: CubeDor,
-    lookup: Lookup,
-}
-
-/// Where [`TabulatedDor`] keeps its answers.
-#[derive(Clone, Debug)]
-enum Lookup {
-    /// The answer at every switch for every destination switch, which the
-    /// engine also looks up itself ([`Routing::pair_table`]).
-    Pairs(Arc<PairTable>),
-    /// The answer in dimension `d` from coordinate `c` to `t`, at
-    /// `start[d] + c · k_d + t`.
-    Dims {
-        start: Vec<usize>,
-        table: Vec<Candidate>,
-    },
+    table: Arc<PairTable>,
 }
 
 /// Most switches for which [`TabulatedDor`] keeps the answer of every pair:
@@ -56,7 +38,9 @@ pub const TABLE_MAX_SWITCHES: u32 = 128;
 
 impl TabulatedDor {
     /// The tabulated routing, or `dor` back when its rules rule a table
-    /// out (a tie rule other than `plus`, or balanced classes).
+    /// out (a tie rule other than `plus`, or balanced classes), or when a
+    /// network above [`TABLE_MAX_SWITCHES`] switches has no packed
+    /// coordinates ([`PairTable::by_first_difference`]).
     pub fn new(dor: CubeDor) -> Result<Self, CubeDor> {
         // `tie=plus` sets every tie bit of every packet and strict classes
         // read no state bits (`at_source`), so one state stands for all.
@@ -74,25 +58,18 @@ impl TabulatedDor {
             out.as_slice().first().copied()
         };
         let g = &dor.geometry;
-        let n = g.nodes();
-        let lookup = if n <= TABLE_MAX_SWITCHES {
-            Lookup::Pairs(Arc::new(PairTable::build(n, answer)))
+        let table = if g.nodes() <= TABLE_MAX_SWITCHES {
+            PairTable::build(g.nodes(), answer)
         } else {
-            // Switch ids put dimension 0 lowest: coordinate c in dimension
-            // d alone is switch c · (k_0 · ... · k_{d-1}).
-            let (mut start, mut table, mut stride) = (Vec::new(), Vec::new(), 1);
-            for &k in g.radix() {
-                start.push(table.len());
-                for c in 0..k {
-                    for t in 0..k {
-                        table.push(answer(c * stride, t * stride).unwrap_or(NO_ANSWER));
-                    }
-                }
-                stride *= k;
+            match PairTable::by_first_difference(g, answer) {
+                Some(table) => table,
+                None => return Err(dor),
             }
-            Lookup::Dims { start, table }
         };
-        Ok(TabulatedDor { dor, lookup })
+        Ok(TabulatedDor {
+            table: Arc::new(table),
+            dor,
+        })
     }
 }
 
@@ -107,27 +84,10 @@ impl Routing for TabulatedDor {
         self.dor.source_states(pkt)
     }
     fn pair_table(&self) -> Option<Arc<PairTable>> {
-        match &self.lookup {
-            Lookup::Pairs(table) => Some(table.clone()),
-            Lookup::Dims { .. } => None,
-        }
+        Some(self.table.clone())
     }
     fn route(&mut self, hop: Hop<'_>, out: &mut Candidates) {
-        let (at, dst) = (hop.at, hop.pkt.dst_switch);
-        let e = match &self.lookup {
-            Lookup::Pairs(table) => match table.get(at, dst) {
-                Some(e) => e,
-                None => return,
-            },
-            Lookup::Dims { start, table } => {
-                let g = &self.dor.geometry;
-                let Some((d, c, t)) = g.first_difference(at, dst) else {
-                    return;
-                };
-                table[start[d] + (c * g.radix()[d] + t) as usize]
-            }
-        };
-        if e.port != NO_ANSWER.port {
+        if let Some(e) = self.table.get(hop.at, hop.pkt.dst_switch) {
             out.push(e.port, e.vc_lo, e.vc_hi);
         }
     }
@@ -151,9 +111,10 @@ mod tests {
     /// The table of the default rules gives, for every switch, destination
     /// and source, the answer the arithmetic gives with the state the
     /// packet gets at its source, kept per pair of switches (up to 128
-    /// switches) or per dimension (more); the other rules keep no table.
-    /// Odd and even radices (ties), tori and meshes, 1-4 dimensions, 2 and
-    /// 4 VCs.
+    /// switches) or by first difference (more), both through the routing's
+    /// `route` and through the engine's own lookup; the other rules, and
+    /// radices above 256 beyond 128 switches, keep no table. Odd and even
+    /// radices (ties), tori and meshes, 1-4 dimensions, 2 and 4 VCs.
     #[test]
     fn table_answers_as_the_arithmetic_does() {
         let mut rng = stream(7, Stream::Routing);
@@ -173,10 +134,10 @@ mod tests {
                     CubeDor::new(radix.clone(), wrap, vcs, TieRule::Plus, VcClasses::Strict);
                 let mut dor = TabulatedDor::new(plain.clone()).expect("a table");
                 let n = plain.geometry.nodes();
-                // Both ways of keeping the answers are compared.
-                let pairs = matches!(dor.lookup, Lookup::Pairs(_));
-                assert_eq!(dor.pair_table().is_some(), pairs);
-                assert_eq!(pairs, n <= TABLE_MAX_SWITCHES, "{radix:?}");
+                // The table the engine looks up (every pair up to 128
+                // switches, by first difference above: both are covered).
+                let table = dor.pair_table().expect("offered to the engine");
+                assert_eq!(table.switches(), n as usize);
                 // Every source on the small networks, a spread of them on
                 // the others (the state of these rules is the same for all).
                 for src in (0..n).step_by((n as usize / 16).max(1)) {
@@ -220,6 +181,11 @@ mod tests {
                                 "{radix:?} wrap {wrap} at {at} from {src} to {dst}"
                             );
                             assert_eq!(answers[0].is_empty(), at == dst);
+                            assert_eq!(
+                                table.get(at, dst).as_slice(),
+                                answers[1].as_slice(),
+                                "{radix:?} wrap {wrap}: the engine's lookup at {at} to {dst}"
+                            );
                         }
                     }
                 }
@@ -232,5 +198,8 @@ mod tests {
         ] {
             assert!(TabulatedDor::new(CubeDor::new(vec![8, 8], true, 2, tie, classes)).is_err());
         }
+        // A radix above 256 has no packed coordinates: the arithmetic.
+        let ring = CubeDor::new(vec![300], true, 2, TieRule::Plus, VcClasses::Strict);
+        assert!(TabulatedDor::new(ring).is_err());
     }
 }

@@ -668,13 +668,14 @@ impl SwitchModel for InputQueued {
             && !self.wait_for_tail_credit
             && self.selection == Selection::Fixed
             && self.port_words == 1;
-        // The default router with a routing table (small networks, no
-        // prefetching) or without one; the other routers always look for
-        // a table (their cost is elsewhere).
-        let tables = ep.has_tables();
+        // The default router with a routing table or without one, each
+        // with prefetching (large networks) or without; the other routers
+        // always look for a table (their cost is elsewhere).
+        let (tables, pf) = (ep.has_tables(), self.prefetch);
         let r = match (acks, self.port_priority == PortPriority::Oldest) {
+            _ if fast && pf && tables => self.allocate::<false, false, true, true, true>(now, ep),
+            _ if fast && pf => self.allocate::<false, false, true, true, false>(now, ep),
             _ if fast && tables => self.allocate::<false, false, true, false, true>(now, ep),
-            _ if fast && self.prefetch => self.allocate::<false, false, true, true, false>(now, ep),
             _ if fast => self.allocate::<false, false, true, false, false>(now, ep),
             (true, false) => self.allocate::<true, false, false, false, true>(now, ep),
             (false, false) => self.allocate::<false, false, false, false, true>(now, ep),
