@@ -388,10 +388,11 @@ fn dor_sim(topology: &str, model: SwitchModelKind, hide_table: bool, load: f64) 
     uniform_sim(net, model, routing, load, router, measure, 3)
 }
 
-/// DOR's table (`TabulatedDor`, looked up by the engine) gives the run it
-/// gives when the engine asks `route` at every hop: the same digest, field
-/// for field, with both switch models, below and past saturation, with
-/// both ways of keeping the table.
+/// DOR's table (`TabulatedDor` on tori and meshes, `Ecube` on hypercubes,
+/// looked up by the engine) gives the run it gives when the engine asks
+/// `route` at every hop: the same digest, field for field, with both
+/// switch models, below and past saturation, with both ways of keeping
+/// the table.
 #[test]
 fn a_routing_table_changes_no_result() {
     for model in [
@@ -405,6 +406,8 @@ fn a_routing_table_changes_no_result() {
             ("mesh:5x3", 0.4),
             ("torus:12x12", 0.3),
             ("mesh:13x11", 0.4),
+            // E-cube's table.
+            ("hypercube:5", 0.5),
         ] {
             let digests = [false, true].map(|hide| {
                 let mut sim = dor_sim(topology, model, hide, load);

@@ -56,9 +56,7 @@ mod walk;
 
 pub use candidates::{Candidate, Candidates, MAX_CANDIDATES};
 pub use dmodk::DModK;
-pub use dor::{
-    CubeDor, DorLaw, DorSpec, Ecube, TABLE_MAX_SWITCHES, TabulatedDor, TieRule, VcClasses,
-};
+pub use dor::{CubeDor, DorLaw, DorSpec, Ecube, TabulatedDor, TieRule, VcClasses};
 pub use feedback::{Acknowledgement, Feedback};
 pub use kind::{Family, RoutingBuild, RoutingKind};
 pub use law::{
@@ -69,7 +67,7 @@ pub use midimew::MidimewMinimal;
 pub use oblivious::{
     Oblivious, ObliviousSpec, Plan, RdorLaw, RlbLaw, RommLaw, ValLaw, classes, rlb_directions,
 };
-pub use pair_table::PairTable;
+pub use pair_table::{PairTable, TABLE_MAX_SWITCHES};
 pub use source_routed::SourceRouted;
 pub use spec::{RoutingError, RoutingSpec, too_few_vcs};
 pub use state::{PacketInfo, RouteState};

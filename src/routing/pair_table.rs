@@ -43,6 +43,11 @@ enum Layout {
     },
 }
 
+/// Most switches for which a routing keeps the answer of every pair
+/// ([`PairTable::build`]): 128 switches are 16 384 answers of 4 bytes
+/// (64 kB), which stay in the cache beside the simulation's own state.
+pub const TABLE_MAX_SWITCHES: u32 = 128;
+
 /// An entry with no answer: the switch is the destination itself (the
 /// endpoint layer ejects there before it asks), or the routing has no
 /// route, which the engine reports as it reports an empty answer.

@@ -37,7 +37,9 @@
 //! order and use every virtual channel.
 
 use super::law::{DimOrder, DimStep, Dir, ObliviousLaw, minimal_dirs, one_phase, stay};
-use super::{Candidates, Hop, PacketInfo, RouteState, Routing, Source};
+use super::{
+    Candidates, Hop, PacketInfo, PairTable, RouteState, Routing, Source, TABLE_MAX_SWITCHES,
+};
 
 mod spec;
 mod table;
@@ -45,7 +47,8 @@ use crate::topology::SwitchId;
 use crate::topology::cube::Geometry;
 pub use spec::DorSpec;
 pub(super) use spec::KIND;
-pub use table::{TABLE_MAX_SWITCHES, TabulatedDor};
+use std::sync::Arc;
+pub use table::TabulatedDor;
 
 /// Dimension-order routing, "DOR" (Singh's thesis §2.3; e-cube): minimal,
 /// dimensions 0, 1, ... in turn; an offset of exactly k/2 goes by `tie`
@@ -311,14 +314,43 @@ impl CubeDor {
 }
 
 /// E-cube routing on a binary hypercube: correct the lowest differing bit.
+/// Its answer depends on nothing but the switch and the destination, so on
+/// hypercubes of up to [`TABLE_MAX_SWITCHES`] switches it also offers the
+/// engine its answers as a [`PairTable`] ([`Routing::pair_table`]); `route`
+/// keeps the arithmetic (an XOR and a trailing-zeros count), which is what
+/// the table holds.
 #[derive(Clone, Debug)]
 pub struct Ecube {
     vcs: u8,
+    table: Option<Arc<PairTable>>,
 }
 
 impl Ecube {
-    pub fn new(vcs: u8) -> Self {
-        Ecube { vcs }
+    /// E-cube with `vcs` VCs (every one a candidate) on a hypercube of
+    /// `switches` switches.
+    pub fn new(vcs: u8, switches: u32) -> Self {
+        let mut ecube = Ecube { vcs, table: None };
+        if switches <= TABLE_MAX_SWITCHES {
+            let answer = |at: SwitchId, dst: SwitchId| {
+                let mut out = Candidates::default();
+                ecube.answer(at, dst, &mut out);
+                out.as_slice().first().copied()
+            };
+            ecube.table = Some(Arc::new(PairTable::build(switches, answer)));
+        }
+        ecube
+    }
+
+    #[inline]
+    fn answer(&self, at: SwitchId, dst: SwitchId, out: &mut Candidates) {
+        let diff = at ^ dst;
+        if diff != 0 {
+            out.push(
+                diff.trailing_zeros() as crate::topology::PortId,
+                0,
+                self.vcs - 1,
+            );
+        }
     }
 }
 
@@ -329,14 +361,38 @@ impl Routing for Ecube {
     fn source_states(&self, _pkt: &PacketInfo) -> Option<Vec<RouteState>> {
         Some(vec![RouteState::default()])
     }
+    fn pair_table(&self) -> Option<Arc<PairTable>> {
+        self.table.clone()
+    }
     fn route(&mut self, hop: Hop<'_>, out: &mut Candidates) {
-        let diff = hop.at ^ hop.pkt.dst_switch;
-        if diff != 0 {
-            out.push(
-                diff.trailing_zeros() as crate::topology::PortId,
-                0,
-                self.vcs - 1,
-            );
+        self.answer(hop.at, hop.pkt.dst_switch, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// E-cube's table holds its arithmetic's answer for every pair (the
+    /// lowest differing bit, every VC) up to 128 switches; above, there is
+    /// no table.
+    #[test]
+    fn ecube_table_answers_as_the_arithmetic_does() {
+        for dims in 1..=7u32 {
+            let n = 1 << dims;
+            let ecube = Ecube::new(3, n);
+            let table = ecube.pair_table().expect("a table up to 128 switches");
+            assert_eq!(table.switches(), n as usize);
+            for at in 0..n {
+                for dst in 0..n {
+                    let mut out = Candidates::default();
+                    ecube.answer(at, dst, &mut out);
+                    assert_eq!(table.get(at, dst).as_slice(), out.as_slice());
+                    let bit = (at != dst).then(|| (at ^ dst).trailing_zeros());
+                    assert_eq!(out.as_slice().first().map(|c| c.port as u32), bit);
+                }
+            }
         }
+        assert!(Ecube::new(2, 256).pair_table().is_none());
     }
 }

@@ -88,7 +88,7 @@ impl RoutingBuild for DorSpec {
                     Err(dor) => Box::new(dor),
                 }
             }
-            Shape::Hypercube { .. } => Box::new(Ecube::new(vcs)),
+            Shape::Hypercube { .. } => Box::new(Ecube::new(vcs, net.num_switches() as u32)),
             Shape::Midimew { n, b } => Box::new(MidimewMinimal::new(*n, *b, vcs)),
             _ => return Err(self.applies_to(net).err().unwrap_or_default()),
         })

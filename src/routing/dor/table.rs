@@ -3,7 +3,9 @@
 //! "Engine, eighth pass").
 
 use super::{CubeDor, TieRule, VcClasses};
-use crate::routing::{Candidates, Hop, PacketInfo, PairTable, RouteState, Routing, Source};
+use crate::routing::{
+    Candidates, Hop, PacketInfo, PairTable, RouteState, Routing, Source, TABLE_MAX_SWITCHES,
+};
 use crate::topology::SwitchId;
 use std::sync::Arc;
 
@@ -31,10 +33,6 @@ pub struct TabulatedDor {
     dor: CubeDor,
     table: Arc<PairTable>,
 }
-
-/// Most switches for which [`TabulatedDor`] keeps the answer of every pair:
-/// 128 switches are 16 384 answers of 4 bytes (64 kB).
-pub const TABLE_MAX_SWITCHES: u32 = 128;
 
 impl TabulatedDor {
     /// The tabulated routing, or `dor` back when its rules rule a table
