@@ -11,7 +11,8 @@
 //!
 //! A filter picks cases: `cargo bench --no-default-features --bench engine -- torus8x8`;
 //! `-- flit_hops` runs only the flit-hops group (flit-hops per second on
-//! tori from 8x8 to 64x64 at load 0.05).
+//! tori from 8x8 to 64x64 at load 0.05); `-- swap` only the time of a live
+//! routing swap on `torus:32x32x32`.
 //! See `docs/performance.md` for the numbers and the CAMINOS comparison.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -197,5 +198,63 @@ fn flit_hops(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, engine, flit_hops);
+/// A live swap of the routing (what the app's balancer picker does) on a
+/// large torus: building the routing and checking its table for the
+/// engine. Every timed iteration adds an epoch to the same run, so a swap
+/// whose cost grows with the epochs before it shows here as a time that
+/// grows with the iterations (criterion runs dozens).
+fn swap(c: &mut Criterion) {
+    let mut group = c.benchmark_group("swap");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    let case = Case {
+        name: "torus32x32x32_dor",
+        topology: "torus:32x32x32",
+        routing: "dor",
+        load: 0.05,
+        warmup: 0,
+        cycles: 0,
+    };
+    let mut sim = match scenario(&case).build() {
+        Ok(sim) => sim,
+        Err(e) => panic!("{}: {e}", case.name),
+    };
+    let spec: routelab::routing::RoutingSpec = match "dor".parse() {
+        Ok(spec) => spec,
+        Err(e) => panic!("dor: {e}"),
+    };
+    // The first swaps one by one, for the record: flat if a swap costs
+    // the same whatever the epochs before it.
+    let firsts: Vec<String> = (0..8)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            if let Err(e) = sim.swap_routing(&spec) {
+                panic!("{}: {e}", case.name);
+            }
+            format!("{:.1}", t.elapsed().as_secs_f64() * 1e3)
+        })
+        .collect();
+    eprintln!(
+        "  {}: the first 8 swaps took {} ms",
+        case.name,
+        firsts.join(", ")
+    );
+    group.bench_function(case.name, |b| {
+        b.iter(|| {
+            if let Err(e) = sim.swap_routing(black_box(&spec)) {
+                panic!("{}: {e}", case.name);
+            }
+        })
+    });
+    eprintln!(
+        "  {}: {} swaps in all (each adds a routing epoch)",
+        case.name,
+        sim.swaps().len()
+    );
+    group.finish();
+}
+
+criterion_group!(benches, engine, flit_hops, swap);
 criterion_main!(benches);

@@ -482,3 +482,46 @@ fn a_routing_table_is_used_only_where_it_fits() {
         other => panic!("expected a bad candidate, got {other}"),
     }
 }
+
+/// Swapping routings live checks each new epoch's table (and, without a
+/// change of the data VCs, only the new one): a routing swapped in twice
+/// after the first is looked up in its table at every hop, as the first
+/// one is (`Tabled` fails the test if `route` is asked), and packets of
+/// every epoch are delivered.
+#[test]
+fn swapped_in_routings_are_looked_up_in_their_tables() {
+    let net = Arc::new(Network::from_spec("mesh:4").unwrap());
+    let table = Arc::new(PairTable::build(4, |a, b| {
+        (a != b).then_some(Candidate {
+            port: if b > a { 0 } else { 1 },
+            vc_lo: 0,
+            vc_hi: 1,
+        })
+    }));
+    let router = RouterConfig {
+        vcs: 2,
+        ..RouterConfig::default()
+    };
+    let measure = MeasureConfig {
+        warmup: 0,
+        ..MeasureConfig::default()
+    };
+    let tabled = || {
+        Box::new(Tabled {
+            table: table.clone(),
+            fits: true,
+        })
+    };
+    let model = SwitchModelKind::INPUT_QUEUED;
+    let mut sim = uniform_sim(net, model, tabled(), 0.3, router, measure, 1);
+    let mut delivered = 0;
+    for _ in 0..3 {
+        sim.run_for(300).unwrap();
+        let now = sim.summary().delivered_packets;
+        assert!(now > delivered + 20, "{now} after {delivered}");
+        delivered = now;
+        sim.set_routing(tabled()).unwrap();
+    }
+    sim.run_for(300).unwrap();
+    assert!(sim.summary().delivered_packets > delivered + 20);
+}
