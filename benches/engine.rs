@@ -99,12 +99,22 @@ fn scenario(case: &Case) -> Scenario {
     }
 }
 
-fn engine(c: &mut Criterion) {
-    let mut group = c.benchmark_group("engine");
+/// A group of this file's settings: 10 samples, 0.5 s of warm-up, 2 s of
+/// measurement per case.
+fn group<'a>(
+    c: &'a mut Criterion,
+    name: &str,
+) -> criterion::BenchmarkGroup<'a, criterion::measurement::WallTime> {
+    let mut group = c.benchmark_group(name);
     group
         .sample_size(10)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
+    group
+}
+
+fn engine(c: &mut Criterion) {
+    let mut group = group(c, "engine");
     for case in CASES {
         let mut sim = match scenario(case).build() {
             Ok(sim) => sim,
@@ -155,11 +165,7 @@ fn hops(sim: &routelab::sim::Simulation) -> u64 {
 /// iterations move the same within a few per cent, printed after the case)
 /// is the throughput unit, so `thrpt` reads as flit-hops per second.
 fn flit_hops(c: &mut Criterion) {
-    let mut group = c.benchmark_group("flit_hops");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2));
+    let mut group = group(c, "flit_hops");
     for &(name, topology, cycles) in HOP_CASES {
         let case = Case {
             name,
@@ -204,11 +210,7 @@ fn flit_hops(c: &mut Criterion) {
 /// whose cost grows with the epochs before it shows here as a time that
 /// grows with the iterations (criterion runs dozens).
 fn swap(c: &mut Criterion) {
-    let mut group = c.benchmark_group("swap");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2));
+    let mut group = group(c, "swap");
     let case = Case {
         name: "torus32x32x32_dor",
         topology: "torus:32x32x32",

@@ -446,34 +446,47 @@ impl Routing for Tabled {
     }
 }
 
+/// `mesh:4`: four switches in a row, port 0 going +, port 1 going - and
+/// port 2 to the host. The table's answers send a packet towards its
+/// destination on VCs 0-1, or, if not `fits`, to port 40, which no switch
+/// has.
+fn mesh4_table(fits: bool) -> Arc<PairTable> {
+    Arc::new(PairTable::build(4, |a, b| {
+        (a != b).then_some(Candidate {
+            port: match (fits, b > a) {
+                (false, _) => 40,
+                (true, true) => 0,
+                (true, false) => 1,
+            },
+            vc_lo: 0,
+            vc_hi: 1,
+        })
+    }))
+}
+
+/// A run on `mesh:4` (2 VCs, no warm-up) with `routing`.
+fn mesh4_sim(routing: Box<dyn Routing>, load: f64) -> Simulation {
+    let net = Arc::new(Network::from_spec("mesh:4").unwrap());
+    let router = RouterConfig {
+        vcs: 2,
+        ..RouterConfig::default()
+    };
+    let measure = MeasureConfig {
+        warmup: 0,
+        ..MeasureConfig::default()
+    };
+    let model = SwitchModelKind::INPUT_QUEUED;
+    uniform_sim(net, model, routing, load, router, measure, 1)
+}
+
 #[test]
 fn a_routing_table_is_used_only_where_it_fits() {
-    // mesh:4 is four switches in a row: port 0 goes +, port 1 goes -,
-    // port 2 is the host.
     let run = |fits: bool| {
-        let net = Arc::new(Network::from_spec("mesh:4").unwrap());
-        let table = Arc::new(PairTable::build(4, |a, b| {
-            (a != b).then_some(Candidate {
-                port: match (fits, b > a) {
-                    (false, _) => 40,
-                    (true, true) => 0,
-                    (true, false) => 1,
-                },
-                vc_lo: 0,
-                vc_hi: 1,
-            })
-        }));
-        let router = RouterConfig {
-            vcs: 2,
-            ..RouterConfig::default()
-        };
-        let measure = MeasureConfig {
-            warmup: 0,
-            ..MeasureConfig::default()
-        };
-        let routing = Box::new(Tabled { table, fits });
-        let model = SwitchModelKind::INPUT_QUEUED;
-        let mut sim = uniform_sim(net, model, routing, 0.2, router, measure, 1);
+        let routing = Box::new(Tabled {
+            table: mesh4_table(fits),
+            fits,
+        });
+        let mut sim = mesh4_sim(routing, 0.2);
         sim.run_for(1000).map(|_| sim.summary().delivered_packets)
     };
     assert!(run(true).unwrap() > 100);
@@ -490,30 +503,14 @@ fn a_routing_table_is_used_only_where_it_fits() {
 /// every epoch are delivered.
 #[test]
 fn swapped_in_routings_are_looked_up_in_their_tables() {
-    let net = Arc::new(Network::from_spec("mesh:4").unwrap());
-    let table = Arc::new(PairTable::build(4, |a, b| {
-        (a != b).then_some(Candidate {
-            port: if b > a { 0 } else { 1 },
-            vc_lo: 0,
-            vc_hi: 1,
-        })
-    }));
-    let router = RouterConfig {
-        vcs: 2,
-        ..RouterConfig::default()
-    };
-    let measure = MeasureConfig {
-        warmup: 0,
-        ..MeasureConfig::default()
-    };
+    let table = mesh4_table(true);
     let tabled = || {
         Box::new(Tabled {
             table: table.clone(),
             fits: true,
         })
     };
-    let model = SwitchModelKind::INPUT_QUEUED;
-    let mut sim = uniform_sim(net, model, tabled(), 0.3, router, measure, 1);
+    let mut sim = mesh4_sim(tabled(), 0.3);
     let mut delivered = 0;
     for _ in 0..3 {
         sim.run_for(300).unwrap();
