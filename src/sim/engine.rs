@@ -66,7 +66,7 @@ impl Simulation {
 
     /// A simulation with switch model `model`, built from `kind`'s entry.
     #[allow(clippy::too_many_arguments)]
-    fn with_model(
+    pub(crate) fn with_model(
         kind: SwitchModelKind,
         net: Arc<Network>,
         model: Box<dyn SwitchModel>,

@@ -6,6 +6,7 @@
 
 use super::InputQueued;
 use crate::sim::endpoints::Endpoints;
+use crate::sim::timewheel::TimeWheel;
 
 impl InputQueued {
     /// Nothing duplicated: every flit in the network belongs to a packet in
@@ -39,7 +40,7 @@ impl InputQueued {
                 })?;
             }
         }
-        for ev in self.flit_wheel.iter() {
+        for ev in self.wheels().flat_map(TimeWheel::iter) {
             add(ev.flit.packet, 1, &|| {
                 format!("channel {}", self.net.channel_name(ev.ch))
             })?;
@@ -68,7 +69,7 @@ impl InputQueued {
         let v = self.v;
         // Flits and credits on their way to each VC.
         let mut flying = vec![0i64; self.net.num_channels() * v];
-        for ev in self.flit_wheel.iter() {
+        for ev in self.wheels().flat_map(TimeWheel::iter) {
             flying[ev.ch as usize * v + ev.vc as usize] += 1;
         }
         let mut returning = vec![0i64; self.net.num_channels() * v];
@@ -108,7 +109,7 @@ impl InputQueued {
                 ));
             }
         }
-        let in_flight = self.flit_wheel.len() as u64;
+        let in_flight: u64 = self.wheels().map(|w| w.len() as u64).sum();
         if buffered + in_flight != self.in_network {
             return Err(format!(
                 "flit count: {buffered} buffered + {in_flight} on channels != {} in network",
@@ -122,5 +123,10 @@ impl InputQueued {
             ));
         }
         Ok(())
+    }
+
+    /// The flit wheel and the arrival blocks' wheels.
+    fn wheels(&self) -> impl Iterator<Item = &TimeWheel<super::FlitEvent>> {
+        std::iter::once(&self.flit_wheel).chain(&self.block_wheels)
     }
 }

@@ -34,6 +34,8 @@
 
 mod allocation;
 mod invariants;
+#[cfg(test)]
+mod tests;
 mod unchecked;
 mod wait_cycle;
 
@@ -70,6 +72,24 @@ fn prefetch_override() -> Option<bool> {
         Ok("0") => Some(false),
         _ => None,
     }
+}
+
+/// Switches per arrival block ([`InputQueued::block_bits`]) on networks
+/// whose per-channel state is above [`PREFETCH_ABOVE`] (below it the state
+/// stays in the cache and blocks only cost instructions): 256 switches'
+/// input buffers and records take about 230 kB with 2 VCs of 8 flits and 5
+/// ports, a quarter of this machine's 1 MB L2 per core (docs/performance.md,
+/// "Engine, eleventh look").
+const BLOCK_SWITCHES: usize = 256;
+
+/// `ROUTELAB_ARRIVAL_BLOCK=N` (a power of two, at least 1) sets the
+/// switches per arrival block, for measuring; `0` turns blocks off. Any
+/// other value, or none, leaves [`BLOCK_SWITCHES`]. Blocks never change a
+/// result, only the time a run takes.
+fn block_override() -> Option<usize> {
+    let v = std::env::var("ROUTELAB_ARRIVAL_BLOCK").ok()?;
+    let n: usize = v.parse().ok()?;
+    (n == 0 || n.is_power_of_two()).then_some(n)
 }
 
 const NONE: u32 = u32::MAX;
@@ -187,7 +207,15 @@ pub struct InputQueued {
     sending_bits: Vec<u64>,
     host_rr: Vec<u8>,
     // Events.
+    /// Flits on links: all of them with one arrival block, else the flits
+    /// to hosts ([`InputQueued::block_bits`]).
     flit_wheel: TimeWheel<FlitEvent>,
+    /// With more than one arrival block, the flits to block b's switches
+    /// are in `block_wheels[b]`; else empty.
+    block_wheels: Vec<TimeWheel<FlitEvent>>,
+    /// Per channel: the block of the switch it reaches, or NONE (a
+    /// channel to a host, or one arrival block).
+    block_of: Vec<u32>,
     credit_wheel: TimeWheel<u32>,
     in_network: u64,
     /// Switch allocation scratch: the proposals of the switch being
@@ -204,6 +232,18 @@ pub struct InputQueued {
     /// router's allocation for those of the switch 2 places ahead
     /// ([`super::prefetch`]).
     prefetch: bool,
+    /// Arrivals by block: with more than one block, switch `s` is in block
+    /// `s >> block_bits`, the flits that reach it travel in lane
+    /// `1 + (s >> block_bits)` of the flit wheel, and the allocation loop
+    /// writes a block's arrivals into their buffers just before it
+    /// allocates the block's first switch, so the records an arrival
+    /// touches are still in the cache when the switch reads them (on a
+    /// network larger than the cache, writing every arrival first and then
+    /// allocating every switch brought each record in twice). A switch's
+    /// allocation reads only its own input buffers, so when its arrivals
+    /// are written, as long as it is before it is allocated, changes
+    /// nothing. `None`: one block (all arrivals first, lane 0).
+    block_bits: Option<u32>,
 }
 
 /// Per input channel state used together on the hot path (one bounds check
@@ -404,6 +444,8 @@ impl InputQueued {
             sending_bits: vec![0; net.num_hosts().div_ceil(64)],
             host_rr: vec![0; net.num_hosts()],
             flit_wheel: TimeWheel::new(max_delay),
+            block_wheels: Vec::new(),
+            block_of: Vec::new(),
             credit_wheel: TimeWheel::new(max_delay),
             in_network: 0,
             proposal: vec![
@@ -418,12 +460,37 @@ impl InputQueued {
             ],
             order: Vec::with_capacity(max_in),
             prefetch: false,
+            block_bits: None,
             net,
         };
-        model.prefetch = prefetch_override()
-            .unwrap_or_else(|| model.hot_state_bytes() > PREFETCH_ABOVE)
-            && cfg!(target_arch = "x86_64");
+        let big = model.hot_state_bytes() > PREFETCH_ABOVE;
+        model.prefetch = prefetch_override().unwrap_or(big) && cfg!(target_arch = "x86_64");
+        let block = block_override().unwrap_or(if big { BLOCK_SWITCHES } else { 0 });
+        model.use_blocks(block, max_delay);
         model
+    }
+
+    /// Arrival blocks of `block` switches (a power of two; 0: none) if the
+    /// network has more than one ([`InputQueued::block_bits`]).
+    fn use_blocks(&mut self, block: usize, max_delay: u64) {
+        debug_assert!(self.in_network == 0, "blocks are chosen before a run");
+        self.block_bits = None;
+        self.block_wheels.clear();
+        self.block_of.clear();
+        let switches = self.sw_flits.len();
+        if block == 0 || switches <= block {
+            return;
+        }
+        debug_assert!(block.is_power_of_two());
+        let bits = block.trailing_zeros();
+        self.block_bits = Some(bits);
+        self.block_wheels = vec![TimeWheel::new(max_delay); switches.div_ceil(block)];
+        self.block_of = vec![NONE; self.net.num_channels()];
+        for c in self.net.channels() {
+            if let Endpoint::Switch { switch, .. } = c.dst {
+                self.block_of[c.id as usize] = switch >> bits;
+            }
+        }
     }
 
     /// Bytes of the per-channel state that flits touch on every hop: flit
@@ -443,14 +510,11 @@ impl InputQueued {
         self.flits[ivc * self.depth + self.ivc[ivc].head as usize]
     }
 
-    /// The flits due now reach the input buffers of their channels'
-    /// downstream switches, or (on an ejection channel) their hosts. The
-    /// state is borrowed field by field into local slices, as in the
-    /// allocation loop, so the slice pointers stay in registers across the
-    /// stores (this runs for every flit-hop).
-    /// `PREFETCH`: ask for the records of the event [`AHEAD`] places on
-    /// (large networks, [`InputQueued::prefetch`]).
-    fn arrivals<const PREFETCH: bool>(&mut self, now: u64, due: &[FlitEvent], ep: &mut Endpoints) {
+    /// The flits due now on the flit wheel (`block` None) or on block
+    /// `block`'s wheel reach the input buffers of their channels'
+    /// downstream switches, or (on an ejection channel) their hosts
+    /// ([`arrive`]).
+    fn arrivals(&mut self, now: u64, block: Option<usize>, ep: &mut Endpoints) {
         let InputQueued {
             v,
             depth,
@@ -462,48 +526,34 @@ impl InputQueued {
             sw_flits,
             busy,
             in_network,
+            flit_wheel,
+            block_wheels,
+            prefetch,
             ..
         } = self;
-        let (ivcs, flits, inch, sw_flits, busy) = (
-            &mut ivc[..],
-            &mut flits[..],
-            &mut inch[..],
-            &mut sw_flits[..],
-            &mut busy[..],
-        );
-        let (v, depth, w, first_ejection) = (*v, *depth, *port_words, *first_ejection);
-        for (k, &ev) in due.iter().enumerate() {
-            if PREFETCH && let Some(&ahead) = due.get(k + AHEAD) {
-                ep.prefetch_packet(ahead.flit.packet);
-                if ahead.ch < first_ejection {
-                    let i = ahead.ch as usize * v + ahead.vc as usize;
-                    prefetch(ivcs, i);
-                    prefetch(inch, ahead.ch as usize);
-                    prefetch(flits, i * depth);
-                }
-            }
-            if ev.ch >= first_ejection {
-                *in_network -= 1;
-                ep.flit_delivered(now, ev.flit.packet, ev.flit.flags() & TAIL != 0);
-                continue;
-            }
-            let c = ev.ch as usize;
-            let i = c * v + ev.vc as usize;
-            let q = at_mut(ivcs, i);
-            let mut slot = q.head as usize + q.len as usize;
-            if slot >= depth {
-                slot -= depth;
-            }
-            q.len += 1;
-            let mut f = ev.flit;
-            f.set_arrival(now);
-            *at_mut(flits, i * depth + slot) = f;
-            let ch = at_mut(inch, c);
-            ch.nonempty |= 1 << ev.vc;
-            let (s, k) = (ch.switch as usize, ch.index as usize);
-            *at_mut(sw_flits, s) += 1;
-            *at_mut(busy, s * w + k / 64) |= 1 << (k % 64);
+        let wheel = match block {
+            None => flit_wheel,
+            Some(b) => &mut block_wheels[b],
+        };
+        let due = wheel.take(now);
+        let inputs = Inputs {
+            v: *v,
+            depth: *depth,
+            w: *port_words,
+            first_ejection: *first_ejection,
+            ivcs: ivc,
+            flits,
+            inch,
+            sw_flits,
+            busy,
+            in_network,
+        };
+        if *prefetch {
+            arrive::<true>(now, &due, inputs, ep);
+        } else {
+            arrive::<false>(now, &due, inputs, ep);
         }
+        wheel.give_back(now, due);
     }
 
     fn send_from_host(&mut self, now: u64, h: usize, s: Sending, ep: &mut Endpoints) {
@@ -517,7 +567,11 @@ impl InputQueued {
         if s.sent + 1 == s.len {
             flags |= TAIL;
         }
-        self.flit_wheel.schedule(
+        let wheel = match self.block_of.get(c) {
+            Some(&b) if b != NONE => &mut self.block_wheels[b as usize],
+            _ => &mut self.flit_wheel,
+        };
+        wheel.schedule(
             now + self.link_latency + self.switch_delay,
             FlitEvent {
                 ch: c as u32,
@@ -621,6 +675,82 @@ impl InputQueued {
     }
 }
 
+/// What a flit's arrival writes: the input buffers, the per-switch flit
+/// counts and busy-port bits, and the count of flits in the network,
+/// borrowed field by field by [`InputQueued::arrivals`] so that the slice
+/// pointers stay in registers across the stores (this runs for every
+/// flit-hop).
+struct Inputs<'a> {
+    v: usize,
+    depth: usize,
+    /// Words of the per-switch busy-port bit set.
+    w: usize,
+    first_ejection: u32,
+    ivcs: &'a mut [InputVc],
+    flits: &'a mut [Flit],
+    inch: &'a mut [InChannel],
+    sw_flits: &'a mut [u32],
+    busy: &'a mut [u64],
+    in_network: &'a mut u64,
+}
+
+/// The flits `due` now reach the input buffers of their channels'
+/// downstream switches, or (on an ejection channel) their hosts.
+/// `PREFETCH`: ask for the records of the event [`AHEAD`] places on
+/// (large networks, [`InputQueued::prefetch`]).
+#[inline(always)]
+fn arrive<const PREFETCH: bool>(
+    now: u64,
+    due: &[FlitEvent],
+    inputs: Inputs<'_>,
+    ep: &mut Endpoints,
+) {
+    let Inputs {
+        v,
+        depth,
+        w,
+        first_ejection,
+        ivcs,
+        flits,
+        inch,
+        sw_flits,
+        busy,
+        in_network,
+    } = inputs;
+    for (k, &ev) in due.iter().enumerate() {
+        if PREFETCH && let Some(&ahead) = due.get(k + AHEAD) {
+            ep.prefetch_packet(ahead.flit.packet);
+            if ahead.ch < first_ejection {
+                let i = ahead.ch as usize * v + ahead.vc as usize;
+                prefetch(ivcs, i);
+                prefetch(inch, ahead.ch as usize);
+                prefetch(flits, i * depth);
+            }
+        }
+        if ev.ch >= first_ejection {
+            *in_network -= 1;
+            ep.flit_delivered(now, ev.flit.packet, ev.flit.flags() & TAIL != 0);
+            continue;
+        }
+        let c = ev.ch as usize;
+        let i = c * v + ev.vc as usize;
+        let q = at_mut(ivcs, i);
+        let mut slot = q.head as usize + q.len as usize;
+        if slot >= depth {
+            slot -= depth;
+        }
+        q.len += 1;
+        let mut f = ev.flit;
+        f.set_arrival(now);
+        *at_mut(flits, i * depth + slot) = f;
+        let ch = at_mut(inch, c);
+        ch.nonempty |= 1 << ev.vc;
+        let (s, k) = (ch.switch as usize, ch.index as usize);
+        *at_mut(sw_flits, s) += 1;
+        *at_mut(busy, s * w + k / 64) |= 1 << (k % 64);
+    }
+}
+
 /// `switch_model = input-queued` in the switch-model registry.
 pub const MODEL: SwitchModelEntry = SwitchModelEntry {
     name: "input-queued",
@@ -651,13 +781,9 @@ impl SwitchModel for InputQueued {
             }
         }
         self.credit_wheel.give_back(now, credits);
-        let due = self.flit_wheel.take(now);
-        if self.prefetch {
-            self.arrivals::<true>(now, &due, ep);
-        } else {
-            self.arrivals::<false>(now, &due, ep);
-        }
-        self.flit_wheel.give_back(now, due);
+        // Lane 0: every arrival with one block, the arrivals at hosts with
+        // more (the allocation loop writes each block's own).
+        self.arrivals(now, None, ep);
         self.inject(now, ep);
         // Compiled four ways, so that the common runs (no acknowledgement
         // class, no age-based arbitration) carry neither.
@@ -673,14 +799,16 @@ impl SwitchModel for InputQueued {
         // always look for a table (their cost is elsewhere).
         let (tables, pf) = (ep.has_tables(), self.prefetch);
         let r = match (acks, self.port_priority == PortPriority::Oldest) {
-            _ if fast && pf && tables => self.allocate::<false, false, true, true, true>(now, ep),
-            _ if fast && pf => self.allocate::<false, false, true, true, false>(now, ep),
-            _ if fast && tables => self.allocate::<false, false, true, false, true>(now, ep),
-            _ if fast => self.allocate::<false, false, true, false, false>(now, ep),
-            (true, false) => self.allocate::<true, false, false, false, true>(now, ep),
-            (false, false) => self.allocate::<false, false, false, false, true>(now, ep),
-            (true, true) => self.allocate::<true, true, false, false, true>(now, ep),
-            (false, true) => self.allocate::<false, true, false, false, true>(now, ep),
+            _ if fast && pf && tables => {
+                self.allocate_blocks::<false, false, true, true, true>(now, ep)
+            }
+            _ if fast && pf => self.allocate_blocks::<false, false, true, true, false>(now, ep),
+            _ if fast && tables => self.allocate_blocks::<false, false, true, false, true>(now, ep),
+            _ if fast => self.allocate_blocks::<false, false, true, false, false>(now, ep),
+            (true, false) => self.allocate_blocks::<true, false, false, false, true>(now, ep),
+            (false, false) => self.allocate_blocks::<false, false, false, false, true>(now, ep),
+            (true, true) => self.allocate_blocks::<true, true, false, false, true>(now, ep),
+            (false, true) => self.allocate_blocks::<false, true, false, false, true>(now, ep),
         };
         r.map_err(|_| ep.take_fault())
     }
