@@ -233,8 +233,8 @@ pub struct InputQueued {
     /// ([`super::prefetch`]).
     prefetch: bool,
     /// Arrivals by block: with more than one block, switch `s` is in block
-    /// `s >> block_bits`, the flits that reach it travel in lane
-    /// `1 + (s >> block_bits)` of the flit wheel, and the allocation loop
+    /// `s >> block_bits`, the flits that reach it travel on that block's
+    /// wheel (`block_wheels`), and the allocation loop
     /// writes a block's arrivals into their buffers just before it
     /// allocates the block's first switch, so the records an arrival
     /// touches are still in the cache when the switch reads them (on a
@@ -242,7 +242,7 @@ pub struct InputQueued {
     /// allocating every switch brought each record in twice). A switch's
     /// allocation reads only its own input buffers, so when its arrivals
     /// are written, as long as it is before it is allocated, changes
-    /// nothing. `None`: one block (all arrivals first, lane 0).
+    /// nothing. `None`: one block (all arrivals first, from `flit_wheel`).
     block_bits: Option<u32>,
 }
 
