@@ -17,6 +17,7 @@
 //! Nothing outside `app` (the GUI, behind the `gui` feature) imports egui.
 
 pub mod analysis;
+pub mod env_knobs;
 pub mod limits;
 pub mod paths;
 pub mod rng;

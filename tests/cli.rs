@@ -191,6 +191,70 @@ fn an_empty_stray_argument_is_named_with_what_it_follows() {
     );
 }
 
+/// The environment's measuring knobs (`src/env_knobs.rs`) refuse what they
+/// do not accept, by name and with the accepted values, before anything
+/// runs; unset or empty, they take their defaults.
+#[test]
+fn mistyped_measuring_knobs_are_refused_by_name() {
+    let run = |var: &str, value: &str| {
+        let out = Command::new(support::routelab_bin())
+            .args([
+                "sim",
+                "--topology",
+                "torus:4x4",
+                "--cycles",
+                "50",
+                "--warmup",
+                "10",
+            ])
+            .env(var, value)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for (var, value, accepted) in [
+        ("ROUTELAB_PREFETCH", "2", "1 (always prefetch) or 0 (never)"),
+        (
+            "ROUTELAB_PREFETCH",
+            "yes",
+            "1 (always prefetch) or 0 (never)",
+        ),
+        ("ROUTELAB_ARRIVAL_BLOCK", "3", "a power of two"),
+        ("ROUTELAB_ARRIVAL_BLOCK", "-4", "a power of two"),
+        (
+            "ROUTELAB_PROGRESS_INTERVAL_MS",
+            "0",
+            "whole number of milliseconds",
+        ),
+        (
+            "ROUTELAB_PROGRESS_INTERVAL_MS",
+            "1s",
+            "whole number of milliseconds",
+        ),
+    ] {
+        let (code, err) = run(var, value);
+        assert_eq!(code, Some(2), "{var}={value}: {err}");
+        assert!(
+            err.contains(&format!("{var}=\"{value}\"")) && err.contains(accepted),
+            "{var}={value}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    for (var, value) in [
+        ("ROUTELAB_PREFETCH", ""),
+        ("ROUTELAB_PREFETCH", "1"),
+        ("ROUTELAB_ARRIVAL_BLOCK", "4"),
+        ("ROUTELAB_ARRIVAL_BLOCK", "0"),
+        ("ROUTELAB_PROGRESS_INTERVAL_MS", "500"),
+    ] {
+        let (code, err) = run(var, value);
+        assert_eq!(code, Some(0), "{var}={value}: {err}");
+    }
+}
+
 /// Prefetching (large networks, `sim/prefetch.rs`) changes no result: the
 /// digest of a run is the same with it forced on and forced off
 /// (`ROUTELAB_PREFETCH`), on the deterministic wormhole router's own

@@ -298,11 +298,7 @@ impl Display {
             );
             b
         });
-        let interval = std::env::var("ROUTELAB_PROGRESS_INTERVAL_MS")
-            .ok()
-            .and_then(|v| v.parse::<u64>().ok())
-            .filter(|&ms| ms > 0)
-            .map_or(Duration::from_secs(10), Duration::from_millis);
+        let interval = super::progress::interval();
         Display {
             total,
             start: Instant::now(),

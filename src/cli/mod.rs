@@ -27,7 +27,9 @@ use output::{emit, write_file};
 pub fn run(cmd: Command) -> Result<(), CliError> {
     // Long runs report progress (`progress`); on a terminal a sweep's own
     // bar of loads stands in for the bar of cycles.
-    progress::start(matches!(&cmd, Command::Sweep(a) if !a.json));
+    // (`ROUTELAB_PROGRESS_INTERVAL_MS` is checked before anything runs.)
+    let interval = crate::env_knobs::progress_interval().map_err(CliError::Input)?;
+    progress::start(matches!(&cmd, Command::Sweep(a) if !a.json), interval);
     let result = match cmd {
         Command::Sim(a) => sim::run(a),
         Command::Sweep(a) => sweep::run(a),

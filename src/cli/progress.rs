@@ -76,7 +76,7 @@ static STATE: Mutex<Option<State>> = Mutex::new(None);
 
 /// Start reporting for a command. `own_bar` says the command draws its own
 /// bar on a terminal (`sweep`, `saturation`); `sim` does not.
-pub fn start(own_bar: bool) {
+pub fn start(own_bar: bool, interval: Duration) {
     let style = if !std::io::stderr().is_terminal() {
         Style::Lines
     } else if own_bar {
@@ -84,11 +84,6 @@ pub fn start(own_bar: bool) {
     } else {
         Style::Bar
     };
-    let interval = std::env::var("ROUTELAB_PROGRESS_INTERVAL_MS")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .filter(|&ms| ms > 0)
-        .map_or(Duration::from_secs(10), Duration::from_millis);
     let now = Instant::now();
     if let Ok(mut s) = STATE.lock() {
         *s = Some(State {
@@ -115,6 +110,16 @@ pub fn start(own_bar: bool) {
             }
         });
     }
+}
+
+/// The interval between progress lines [`start`] was given (for a command
+/// that draws its own lines, `campaign`); the default before it.
+pub fn interval() -> Duration {
+    STATE
+        .lock()
+        .ok()
+        .and_then(|s| s.as_ref().map(|s| s.interval))
+        .unwrap_or(crate::env_knobs::DEFAULT_PROGRESS_INTERVAL)
 }
 
 /// Stop reporting (and clear the bar).

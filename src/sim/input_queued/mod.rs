@@ -63,17 +63,6 @@ const AHEAD: usize = 8;
 /// fast; docs/performance.md, "Prefetching on large networks").
 const PREFETCH_ABOVE: usize = 2 << 20;
 
-/// `ROUTELAB_PREFETCH=1` (always) or `0` (never) overrides the size rule,
-/// for measuring; any other value, or none, leaves it. Prefetching never
-/// changes a result, only the time a run takes.
-fn prefetch_override() -> Option<bool> {
-    match std::env::var("ROUTELAB_PREFETCH").as_deref() {
-        Ok("1") => Some(true),
-        Ok("0") => Some(false),
-        _ => None,
-    }
-}
-
 /// Switches per arrival block ([`InputQueued::block_bits`]) on networks
 /// whose per-channel state is above [`PREFETCH_ABOVE`] (below it the state
 /// stays in the cache and blocks only cost instructions): 256 switches'
@@ -81,16 +70,6 @@ fn prefetch_override() -> Option<bool> {
 /// ports, a quarter of this machine's 1 MB L2 per core (docs/performance.md,
 /// "Engine, eleventh look").
 const BLOCK_SWITCHES: usize = 256;
-
-/// `ROUTELAB_ARRIVAL_BLOCK=N` (a power of two, at least 1) sets the
-/// switches per arrival block, for measuring; `0` turns blocks off. Any
-/// other value, or none, leaves [`BLOCK_SWITCHES`]. Blocks never change a
-/// result, only the time a run takes.
-fn block_override() -> Option<usize> {
-    let v = std::env::var("ROUTELAB_ARRIVAL_BLOCK").ok()?;
-    let n: usize = v.parse().ok()?;
-    (n == 0 || n.is_power_of_two()).then_some(n)
-}
 
 const NONE: u32 = u32::MAX;
 const IDLE: u8 = 0;
@@ -336,7 +315,14 @@ impl BufferView for View<'_> {
 }
 
 impl InputQueued {
-    pub fn new(net: Arc<Network>, cfg: &RouterConfig) -> Self {
+    /// The model for `net` with the switches `cfg` describes. The
+    /// measuring knobs `ROUTELAB_PREFETCH` and `ROUTELAB_ARRIVAL_BLOCK`
+    /// ([`crate::env_knobs`]; they change no result) override the choices
+    /// made by the network's size; a knob set to a value it does not
+    /// accept is the error, before anything is built.
+    pub fn new(net: Arc<Network>, cfg: &RouterConfig) -> Result<Self, String> {
+        let prefetch_knob = crate::env_knobs::prefetch()?;
+        let block_knob = crate::env_knobs::arrival_block()?;
         let v = cfg.vcs as usize;
         let depth = cfg.buffer_flits as usize;
         let nc = net.num_channels();
@@ -464,10 +450,10 @@ impl InputQueued {
             net,
         };
         let big = model.hot_state_bytes() > PREFETCH_ABOVE;
-        model.prefetch = prefetch_override().unwrap_or(big) && cfg!(target_arch = "x86_64");
-        let block = block_override().unwrap_or(if big { BLOCK_SWITCHES } else { 0 });
+        model.prefetch = prefetch_knob.unwrap_or(big) && cfg!(target_arch = "x86_64");
+        let block = block_knob.unwrap_or(if big { BLOCK_SWITCHES } else { 0 });
         model.use_blocks(block, max_delay);
-        model
+        Ok(model)
     }
 
     /// Arrival blocks of `block` switches (a power of two; 0: none) if the
@@ -762,7 +748,7 @@ pub const MODEL: SwitchModelEntry = SwitchModelEntry {
     deadlines: false,
     per_switch_params: false,
     router_params: true,
-    build: |net, router, _seed| Ok(Box::new(InputQueued::new(net, router))),
+    build: |net, router, _seed| Ok(Box::new(InputQueued::new(net, router)?)),
 };
 
 impl SwitchModel for InputQueued {

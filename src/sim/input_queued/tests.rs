@@ -51,7 +51,7 @@ fn sim(
         packet_flits,
         ..RouterConfig::default()
     };
-    let mut model = InputQueued::new(net.clone(), &router);
+    let mut model = InputQueued::new(net.clone(), &router).unwrap();
     model.use_blocks(block, (router.link_latency + router.switch_delay) as u64);
     assert_eq!(model.block_bits.is_some(), block > 0, "{topology}, {block}");
     let dor = "dor"
