@@ -360,22 +360,24 @@ impl Routing for NoTable {
     }
 }
 
-fn dor_sim(topology: &str, model: SwitchModelKind, hide_table: bool, load: f64) -> Simulation {
-    let net = Arc::new(Network::from_spec(topology).unwrap());
+/// DOR on `net` (2 VCs), its table hidden from the engine if `hide_table`.
+fn dor_routing(net: &Network, hide_table: bool) -> Box<dyn Routing> {
     let dor = "dor"
         .parse::<RoutingSpec>()
         .unwrap()
-        .build(&net, 2)
+        .build(net, 2)
         .unwrap();
-    assert!(
-        dor.pair_table().is_some(),
-        "DOR keeps a table on {topology}"
-    );
-    let routing: Box<dyn Routing> = if hide_table {
+    assert!(dor.pair_table().is_some(), "DOR keeps a table");
+    if hide_table {
         Box::new(NoTable(dor))
     } else {
         dor
-    };
+    }
+}
+
+fn dor_sim(topology: &str, model: SwitchModelKind, hide_table: bool, load: f64) -> Simulation {
+    let net = Arc::new(Network::from_spec(topology).unwrap());
+    let routing = dor_routing(&net, hide_table);
     let router = RouterConfig {
         vcs: 2,
         packet_flits: 2,
@@ -419,6 +421,36 @@ fn a_routing_table_changes_no_result() {
                 digests[0].first_difference(&digests[1]),
                 None,
                 "{topology} at {load} ({model:?})"
+            );
+        }
+    }
+}
+
+/// Live swaps that mix epochs answering from their tables with epochs
+/// whose routing is asked at every hop change no result either: the
+/// input-queued model routes without calling a routing while every epoch
+/// has a table (`Endpoints::only_tables`), and takes its general loop once
+/// one has not; the digests match the run in which every epoch is asked.
+#[test]
+fn swaps_between_tabled_and_asked_epochs_change_no_result() {
+    for (topology, load) in [("torus:4x4", 0.3), ("torus:12x12", 0.5), ("mesh:5x3", 0.4)] {
+        let run = |hide: [bool; 3]| {
+            let mut sim = dor_sim(topology, SwitchModelKind::INPUT_QUEUED, hide[0], load);
+            let net = Arc::new(Network::from_spec(topology).unwrap());
+            for &h in &hide[1..] {
+                sim.run_for(500).unwrap();
+                sim.set_routing(dor_routing(&net, h)).unwrap();
+            }
+            sim.run_for(1000).unwrap();
+            assert!(sim.summary().delivered_packets > 0);
+            sim.digest()
+        };
+        let asked = run([true, true, true]);
+        for hide in [[false, false, false], [false, true, false], [true, false, true]] {
+            assert_eq!(
+                run(hide).first_difference(&asked),
+                None,
+                "{topology} at {load}, tables hidden {hide:?}"
             );
         }
     }

@@ -192,6 +192,7 @@ impl OutputQueued {
             out.len(),
             self.vcs,
             &mut cands,
+            false,
         )
         .map_err(|_| ep.take_fault())?;
         let connected = cands

@@ -106,7 +106,9 @@ impl InputQueued {
     /// constants: fewer live values in the loop (the busy-port iterator
     /// keeps one word) and no tests of them per VC (−4 % instructions,
     /// docs/performance.md). The caller picks it only when the router is so
-    /// configured, so the results are the same either way. `PREFETCH`
+    /// configured, so the results are the same either way; with `TABLES`
+    /// it also requires [`Endpoints::only_tables`], and routes without
+    /// calling a routing (the same answers). `PREFETCH`
     /// (taken with `FAST` on large networks, [`InputQueued::prefetch`]):
     /// before a switch, ask the cache for the records of the switch
     /// [`SWITCHES_AHEAD`] on. `TABLES`: some routing epoch's answers are
@@ -326,6 +328,7 @@ impl InputQueued {
                             out.len(),
                             vcs,
                             cand,
+                            FAST && TABLES,
                         ) {
                             // Leave no proposal behind (see `OutChannel`).
                             for pr in range(proposal, 0, n) {

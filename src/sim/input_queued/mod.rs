@@ -779,8 +779,12 @@ impl SwitchModel for InputQueued {
             && self.switching == Switching::Wormhole
             && !self.wait_for_tail_credit
             && self.selection == Selection::Fixed
-            && self.port_words == 1;
-        // The default router with a routing table or without one, each
+            && self.port_words == 1
+            // Every epoch's routing answers from its table, or none does
+            // (a run that mixes them, after a live swap, takes the general
+            // loop, which asks the routings without a table).
+            && (!ep.has_tables() || ep.only_tables());
+        // The default router with every answer from a table or none, each
         // with prefetching (large networks) or without; the other routers
         // always look for a table (their cost is elsewhere).
         let (tables, pf) = (ep.has_tables(), self.prefetch);
