@@ -362,11 +362,7 @@ impl Routing for NoTable {
 
 /// DOR on `net` (2 VCs), its table hidden from the engine if `hide_table`.
 fn dor_routing(net: &Network, hide_table: bool) -> Box<dyn Routing> {
-    let dor = "dor"
-        .parse::<RoutingSpec>()
-        .unwrap()
-        .build(net, 2)
-        .unwrap();
+    let dor = "dor".parse::<RoutingSpec>().unwrap().build(net, 2).unwrap();
     assert!(dor.pair_table().is_some(), "DOR keeps a table");
     if hide_table {
         Box::new(NoTable(dor))
@@ -446,7 +442,11 @@ fn swaps_between_tabled_and_asked_epochs_change_no_result() {
             sim.digest()
         };
         let asked = run([true, true, true]);
-        for hide in [[false, false, false], [false, true, false], [true, false, true]] {
+        for hide in [
+            [false, false, false],
+            [false, true, false],
+            [true, false, true],
+        ] {
             assert_eq!(
                 run(hide).first_difference(&asked),
                 None,
