@@ -32,7 +32,17 @@ pub fn read<T>(
     accepted: &str,
     parse: impl FnOnce(&str) -> Option<T>,
 ) -> Result<Option<T>, String> {
-    match std::env::var(name) {
+    interpret(name, accepted, std::env::var(name), parse)
+}
+
+/// [`read`]'s rule on `value`, the variable as [`std::env::var`] gave it.
+fn interpret<T>(
+    name: &str,
+    accepted: &str,
+    value: Result<String, std::env::VarError>,
+    parse: impl FnOnce(&str) -> Option<T>,
+) -> Result<Option<T>, String> {
+    match value {
         Err(std::env::VarError::NotPresent) => Ok(None),
         Err(std::env::VarError::NotUnicode(v)) => Err(format!(
             "{name}={} is not accepted: {accepted}",
@@ -89,43 +99,30 @@ pub fn progress_interval() -> Result<std::time::Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::env::VarError;
 
-    /// The parsing itself, through a variable no other test sets (tests
-    /// run in threads of one process, so the model's own knobs are left
-    /// alone).
+    /// The rule itself, on values given directly (the process environment
+    /// is left alone: tests run in threads of one process).
     #[test]
     fn knobs_take_defaults_accept_values_and_name_what_they_refuse() {
-        const NAME: &str = "ROUTELAB_TEST_KNOB_ONLY_HERE";
-        let read_num = || read(NAME, "a number", |v| v.parse::<u32>().ok());
-        // SAFETY (edition 2024 marks these unsafe): no other test reads or
-        // writes this variable.
-        #[allow(unsafe_code)]
-        unsafe {
-            std::env::remove_var(NAME);
-        }
-        assert_eq!(read_num(), Ok(None));
-        #[allow(unsafe_code)]
-        unsafe {
-            std::env::set_var(NAME, " ");
-        }
-        assert_eq!(read_num(), Ok(None));
-        #[allow(unsafe_code)]
-        unsafe {
-            std::env::set_var(NAME, "12");
-        }
-        assert_eq!(read_num(), Ok(Some(12)));
-        #[allow(unsafe_code)]
-        unsafe {
-            std::env::set_var(NAME, "twelve");
-        }
-        let e = read_num().unwrap_err();
+        let num = |v: Result<String, VarError>| {
+            interpret("KNOB", "a number", v, |v| v.parse::<u32>().ok())
+        };
+        assert_eq!(num(Err(VarError::NotPresent)), Ok(None));
+        assert_eq!(num(Ok(" ".into())), Ok(None));
+        assert_eq!(num(Ok("12".into())), Ok(Some(12)));
+        assert_eq!(num(Ok(" 12 ".into())), Ok(Some(12)));
+        let e = num(Ok("twelve".into())).unwrap_err();
         assert!(
-            e.contains(NAME) && e.contains("\"twelve\"") && e.contains("a number"),
+            e.contains("KNOB") && e.contains("\"twelve\"") && e.contains("a number"),
             "{e}"
         );
-        #[allow(unsafe_code)]
-        unsafe {
-            std::env::remove_var(NAME);
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStringExt;
+            let bad = std::ffi::OsString::from_vec(vec![0xff]);
+            let e = num(Err(VarError::NotUnicode(bad))).unwrap_err();
+            assert!(e.contains("KNOB=") && e.contains("a number"), "{e}");
         }
     }
 }

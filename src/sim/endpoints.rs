@@ -539,22 +539,14 @@ impl Endpoints {
             epoch,
             dst: pkt.info.dst_switch,
         };
-        if only_tables {
-            debug_assert!(self.only_tables, "only_tables without every epoch's table");
-            if pkt.info.dst_switch == at {
-                out.push(self.net.host(pkt.info.dst_host).port, 0, vcs - 1);
-                return Ok(());
-            }
-            let t = self.tables.get(epoch as usize).and_then(|t| t.as_ref());
-            let Some(c) = t.and_then(|t| t.get(at, pkt.info.dst_switch)) else {
-                self.fault = Some(no_route);
-                return Err(Faulted);
-            };
-            out.push(c.port, c.vc_lo, c.vc_hi);
-            return Ok(());
-        }
+        debug_assert!(
+            !only_tables || self.only_tables,
+            "only_tables without every epoch's table"
+        );
+        // (With `only_tables` no epoch passes its destination.)
         if pkt.info.dst_switch == at
-            && (epoch == ACK_EPOCH
+            && (only_tables
+                || epoch == ACK_EPOCH
                 || !self.transit[epoch as usize]
                 || self.routings[epoch as usize].may_eject(at, &pkt.route))
         {
@@ -570,6 +562,12 @@ impl Endpoints {
             };
             out.push(c.port, c.vc_lo, c.vc_hi);
             return Ok(());
+        }
+        // (With `only_tables` every epoch has a table: no routing is
+        // called.)
+        if only_tables {
+            self.fault = Some(no_route);
+            return Err(Faulted);
         }
         let (routing, rng, limit): (&mut dyn Routing, &mut SimRng, u8) = if epoch == ACK_EPOCH {
             match self.acks.routing() {
