@@ -48,6 +48,48 @@ fn repeated_routing_runs_each_on_the_same_traffic() {
     assert!(hops(1) > 1.6 * hops(0), "{} {}", hops(0), hops(1));
 }
 
+/// The routings of one command run at the same time (one per core), and
+/// each gives what it gives when run alone: nothing is shared between the
+/// runs but the traffic's seed.
+#[test]
+fn routings_run_together_give_each_ones_own_results() {
+    let base = [
+        "sim",
+        "--topology",
+        "torus:4x4",
+        "--vcs",
+        "8",
+        "--load",
+        "0.3",
+    ];
+    let timeless = |mut v: serde_json::Value| {
+        let o = v.as_object_mut().expect("a run is an object");
+        o.remove("elapsed_ms");
+        o.remove("cycles_per_second");
+        v
+    };
+    let routings = ["dor", "rdor", "val", "romm"];
+    let mut together = base.to_vec();
+    for r in routings {
+        together.extend(["--routing", r]);
+    }
+    together.push("--json");
+    let (code, out, err) = routelab(&args(&together));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), routings.len());
+    for (r, run) in routings.iter().zip(runs) {
+        // (Side by side, the per-pair statistics are on by themselves.)
+        let mut alone = base.to_vec();
+        alone.extend(["--routing", r, "--pair-stats", "--json"]);
+        let (code, out, err) = routelab(&args(&alone));
+        assert_eq!(code, 0, "{err}");
+        let single: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(timeless(run.clone()), timeless(single), "routing {r}");
+    }
+}
+
 #[test]
 fn compare_runs_the_routings_family() {
     let (code, out, err) = routelab(&args(&[

@@ -5,6 +5,7 @@ use super::{CliError, ScenarioArgs, write_file};
 use crate::scenario::Scenario;
 use crate::sim::{Simulation, Summary};
 use clap::Args;
+use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -172,14 +173,23 @@ pub fn run(mut a: SimArgs) -> Result<(), CliError> {
                 scenarios.len()
             )));
         }
-        // A run that stops (deadlock) is reported in its row; the others
-        // still run, and the command then exits 1.
-        let mut runs = Vec::with_capacity(scenarios.len());
+        // The routings run side by side on every core (each its own
+        // simulation with the scenario's seed, so the results are those of
+        // running them one after another), and are reported in the order
+        // given. A run that stops (deadlock) is reported in its row; the
+        // others still run, and the command then exits 1.
+        let done: Vec<(String, Result<SimReport, CliError>)> = scenarios
+            .into_par_iter()
+            .map(|p| {
+                let routing = p.scenario.routing.clone();
+                (routing, run_planned(p).map(|(_, r)| r))
+            })
+            .collect();
+        let mut runs = Vec::with_capacity(done.len());
         let mut failed = Vec::new();
-        for p in scenarios {
-            let routing = p.scenario.routing.clone();
-            match run_planned(p) {
-                Ok((_, r)) => runs.push(r),
+        for (routing, result) in done {
+            match result {
+                Ok(r) => runs.push(r),
                 Err(CliError::Run(error)) => failed.push(FailedRun { routing, error }),
                 Err(e) => return Err(e),
             }
