@@ -90,6 +90,49 @@ fn routings_run_together_give_each_ones_own_results() {
     }
 }
 
+/// A sweep of several routings runs their sweeps at the same time; each
+/// gives the points it gives alone.
+#[test]
+fn routings_swept_together_give_each_ones_own_points() {
+    let base = ["sweep", "--topology", "torus:4x4", "--loads", "0.1,0.3,0.5"];
+    fn timeless(v: &serde_json::Value) -> serde_json::Value {
+        match v {
+            serde_json::Value::Object(o) => o
+                .iter()
+                .filter(|(k, _)| *k != "elapsed_ms" && *k != "cycles_per_second")
+                .map(|(k, v)| (k.clone(), timeless(v)))
+                .collect(),
+            serde_json::Value::Array(a) => a.iter().map(timeless).collect(),
+            x => x.clone(),
+        }
+    }
+    let routings = ["dor", "updown"];
+    let mut together = base.to_vec();
+    for r in routings {
+        together.extend(["--routing", r]);
+    }
+    together.push("--json");
+    let (code, out, err) = routelab(&args(&together));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let swept = v["routings"].as_array().unwrap();
+    assert_eq!(swept.len(), routings.len());
+    for (r, sweep) in routings.iter().zip(swept) {
+        // (Side by side, the per-pair statistics are on by themselves.)
+        let mut alone = base.to_vec();
+        alone.extend(["--routing", r, "--pair-stats", "--json"]);
+        let (code, out, err) = routelab(&args(&alone));
+        assert_eq!(code, 0, "{err}");
+        let single: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert!(!single["points"].as_array().unwrap().is_empty());
+        assert_eq!(
+            timeless(&sweep["points"]),
+            timeless(&single["points"]),
+            "routing {r}"
+        );
+    }
+}
+
 #[test]
 fn compare_runs_the_routings_family() {
     let (code, out, err) = routelab(&args(&[

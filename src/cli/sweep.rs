@@ -170,7 +170,7 @@ pub fn run(a: SweepArgs) -> Result<(), CliError> {
     let loads = parse_loads(&a.loads)?;
     let scenarios = a.scenario.scenarios(a.compare)?;
     if scenarios.len() > 1 {
-        return run_several(&a, &scenarios, &loads);
+        return run_several(&a, scenarios, &loads);
     }
     let base = scenarios
         .into_iter()
@@ -249,7 +249,7 @@ fn skipped(rest: &[f64]) -> String {
 }
 
 /// Several routings over the same loads, traffic and seed.
-fn run_several(a: &SweepArgs, scenarios: &[Planned], loads: &[f64]) -> Result<(), CliError> {
+fn run_several(a: &SweepArgs, scenarios: Vec<Planned>, loads: &[f64]) -> Result<(), CliError> {
     if !a.json {
         let plain: Vec<Scenario> = scenarios.iter().map(|p| p.scenario.clone()).collect();
         super::emit(&header(&plain, loads))?;
@@ -265,15 +265,28 @@ fn run_several(a: &SweepArgs, scenarios: &[Planned], loads: &[f64]) -> Result<()
     );
     // The elapsed time moves even while one long load runs.
     bar.enable_steady_tick(std::time::Duration::from_secs(1));
-    let mut routings = Vec::with_capacity(scenarios.len());
-    for s in scenarios {
-        let report = sweep(s, loads, !a.no_stop, &|| bar.inc(1))?;
+    // The routings' sweeps run at the same time (each runs its loads a
+    // batch at a time on the same pool), so a core left idle by one
+    // routing's last batch or by its stop at saturation takes another's
+    // point; each sweep is what it would be alone, reported in the order
+    // given.
+    let names: Vec<String> = scenarios
+        .iter()
+        .map(|p| p.scenario.routing.clone())
+        .collect();
+    let reports: Vec<Result<SweepReport, CliError>> = scenarios
+        .into_par_iter()
+        .map(|s| sweep(&s, loads, !a.no_stop, &|| bar.inc(1)))
+        .collect();
+    let mut routings = Vec::with_capacity(names.len());
+    for (name, report) in names.into_iter().zip(reports) {
+        let report = report?;
         routings.push(RoutingSweep {
             routing: report
                 .points
                 .first()
                 .map(|p| p.report.summary.routing.clone())
-                .unwrap_or_else(|| s.scenario.routing.clone()),
+                .unwrap_or(name),
             report,
         });
     }
