@@ -48,7 +48,49 @@ fn repeated_routing_runs_each_on_the_same_traffic() {
     assert!(hops(1) > 1.6 * hops(0), "{} {}", hops(0), hops(1));
 }
 
-/// The routings of one command run at the same time (one per core), and
+/// A JSON value without its timing fields (`elapsed_ms`,
+/// `cycles_per_second`), at any depth.
+fn timeless(v: &serde_json::Value) -> serde_json::Value {
+    match v {
+        serde_json::Value::Object(o) => o
+            .iter()
+            .filter(|(k, _)| *k != "elapsed_ms" && *k != "cycles_per_second")
+            .map(|(k, v)| (k.clone(), timeless(v)))
+            .collect(),
+        serde_json::Value::Array(a) => a.iter().map(timeless).collect(),
+        x => x.clone(),
+    }
+}
+
+/// `base` (a command and its flags) run with every routing of `routings`
+/// at once, and with each alone: the JSON of the first, then the JSON of
+/// each. (Side by side, the per-pair statistics are on by themselves, so
+/// the runs alone ask for them.)
+fn together_and_alone(
+    base: &[&str],
+    routings: &[&str],
+) -> (serde_json::Value, Vec<serde_json::Value>) {
+    let json = |a: &[&str]| {
+        let (code, out, err) = routelab(&args(a));
+        assert_eq!(code, 0, "{a:?}: {err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let mut together = base.to_vec();
+    for r in routings {
+        together.extend(["--routing", r]);
+    }
+    together.push("--json");
+    let alone = (routings.iter())
+        .map(|r| {
+            let mut a = base.to_vec();
+            a.extend(["--routing", r, "--pair-stats", "--json"]);
+            json(&a)
+        })
+        .collect();
+    (json(&together), alone)
+}
+
+/// The routings of one command run at the same time (on every core), and
 /// each gives what it gives when run alone: nothing is shared between the
 /// runs but the traffic's seed.
 #[test]
@@ -62,31 +104,12 @@ fn routings_run_together_give_each_ones_own_results() {
         "--load",
         "0.3",
     ];
-    let timeless = |mut v: serde_json::Value| {
-        let o = v.as_object_mut().expect("a run is an object");
-        o.remove("elapsed_ms");
-        o.remove("cycles_per_second");
-        v
-    };
     let routings = ["dor", "rdor", "val", "romm"];
-    let mut together = base.to_vec();
-    for r in routings {
-        together.extend(["--routing", r]);
-    }
-    together.push("--json");
-    let (code, out, err) = routelab(&args(&together));
-    assert_eq!(code, 0, "{err}");
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let runs = v["runs"].as_array().unwrap();
+    let (together, alone) = together_and_alone(&base, &routings);
+    let runs = together["runs"].as_array().unwrap();
     assert_eq!(runs.len(), routings.len());
-    for (r, run) in routings.iter().zip(runs) {
-        // (Side by side, the per-pair statistics are on by themselves.)
-        let mut alone = base.to_vec();
-        alone.extend(["--routing", r, "--pair-stats", "--json"]);
-        let (code, out, err) = routelab(&args(&alone));
-        assert_eq!(code, 0, "{err}");
-        let single: serde_json::Value = serde_json::from_str(&out).unwrap();
-        assert_eq!(timeless(run.clone()), timeless(single), "routing {r}");
+    for ((r, run), single) in routings.iter().zip(runs).zip(&alone) {
+        assert_eq!(timeless(run), timeless(single), "routing {r}");
     }
 }
 
@@ -95,35 +118,11 @@ fn routings_run_together_give_each_ones_own_results() {
 #[test]
 fn routings_swept_together_give_each_ones_own_points() {
     let base = ["sweep", "--topology", "torus:4x4", "--loads", "0.1,0.3,0.5"];
-    fn timeless(v: &serde_json::Value) -> serde_json::Value {
-        match v {
-            serde_json::Value::Object(o) => o
-                .iter()
-                .filter(|(k, _)| *k != "elapsed_ms" && *k != "cycles_per_second")
-                .map(|(k, v)| (k.clone(), timeless(v)))
-                .collect(),
-            serde_json::Value::Array(a) => a.iter().map(timeless).collect(),
-            x => x.clone(),
-        }
-    }
     let routings = ["dor", "updown"];
-    let mut together = base.to_vec();
-    for r in routings {
-        together.extend(["--routing", r]);
-    }
-    together.push("--json");
-    let (code, out, err) = routelab(&args(&together));
-    assert_eq!(code, 0, "{err}");
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let swept = v["routings"].as_array().unwrap();
+    let (together, alone) = together_and_alone(&base, &routings);
+    let swept = together["routings"].as_array().unwrap();
     assert_eq!(swept.len(), routings.len());
-    for (r, sweep) in routings.iter().zip(swept) {
-        // (Side by side, the per-pair statistics are on by themselves.)
-        let mut alone = base.to_vec();
-        alone.extend(["--routing", r, "--pair-stats", "--json"]);
-        let (code, out, err) = routelab(&args(&alone));
-        assert_eq!(code, 0, "{err}");
-        let single: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for ((r, sweep), single) in routings.iter().zip(swept).zip(&alone) {
         assert!(!single["points"].as_array().unwrap().is_empty());
         assert_eq!(
             timeless(&sweep["points"]),
