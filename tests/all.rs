@@ -17,6 +17,7 @@ mod cli_timeslice;
 mod deadlock;
 mod drb;
 mod drb_ui;
+mod engine_threads;
 mod fabric_import;
 mod fattree_preset;
 mod invariants;

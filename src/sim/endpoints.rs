@@ -9,6 +9,8 @@
 //! ([`Endpoints::route`]) and reports traversals and deliveries through its
 //! recording methods; it never touches a packet's statistics itself.
 
+pub(crate) use super::route_fault::{Faulted, RouteFault, route_from_table};
+
 use super::acknowledge::{Acks, Pending};
 use super::bits::ones;
 use super::deadline::Deadlines;
@@ -18,8 +20,8 @@ use super::stats::{DeliveredPacket, Stats};
 use super::watchdog::Watchdog;
 use crate::rng::{SimRng, Stream, stream};
 use crate::routing::{
-    Acknowledgement, BufferView, Candidate, Candidates, Feedback, Hop, PacketInfo, PairTable,
-    RouteState, Routing, Source,
+    Acknowledgement, BufferView, Candidates, Feedback, Hop, PacketInfo, PairTable, RouteState,
+    Routing, Source,
 };
 use crate::topology::{Network, PortId, SwitchId};
 use crate::traffic::{HostClocks, Pattern, Process};
@@ -51,28 +53,17 @@ pub struct Next {
     pub flits: u16,
 }
 
-/// A head could not be routed; the details wait in the endpoint layer
-/// ([`Endpoints::take_fault`]), so the hot path only tests a unit error.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Faulted;
-
-/// Why a head could not be routed.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum RouteFault {
-    /// The routing offered nothing.
-    NoRoute {
-        switch: SwitchId,
-        epoch: u16,
-        dst: SwitchId,
-    },
-    /// The routing offered a port or a VC range that does not exist.
-    BadCandidate {
-        switch: SwitchId,
-        epoch: u16,
-        candidate: Candidate,
-        ports: usize,
-        vcs: u8,
-    },
+/// What two threads allocating one cycle's switches at once use of the
+/// endpoint layer (`sim/shared_hops.rs`): the packet records and channel
+/// counters they write (each its own), and what they only read.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) struct HopParts<'a> {
+    pub(crate) packets: &'a mut [Packet],
+    pub(crate) channels: &'a mut [super::stats::ChannelCounters],
+    pub(crate) net: &'a Network,
+    pub(crate) tables: &'a [Option<Arc<PairTable>>],
+    pub(crate) data_vcs: u8,
+    pub(crate) measuring: bool,
 }
 
 /// Hosts, packets, routings, statistics, feedback and the watchdog.
@@ -528,6 +519,17 @@ impl Endpoints {
         out: &mut Candidates,
         only_tables: bool,
     ) -> Result<(), Faulted> {
+        if only_tables {
+            debug_assert!(
+                TABLES && self.only_tables,
+                "only_tables without every epoch's table"
+            );
+            let pkt = self.packets.get_mut(id);
+            return route_from_table(pkt, at, &self.net, &self.tables, vcs, out).map_err(|f| {
+                self.fault = Some(f);
+                Faulted
+            });
+        }
         let pkt = self.packets.get_mut(id);
         // Hops are counted here, where the packet is at hand anyway: once
         // per switch its head is routed at.
@@ -539,14 +541,8 @@ impl Endpoints {
             epoch,
             dst: pkt.info.dst_switch,
         };
-        debug_assert!(
-            !only_tables || self.only_tables,
-            "only_tables without every epoch's table"
-        );
-        // (With `only_tables` no epoch passes its destination.)
         if pkt.info.dst_switch == at
-            && (only_tables
-                || epoch == ACK_EPOCH
+            && (epoch == ACK_EPOCH
                 || !self.transit[epoch as usize]
                 || self.routings[epoch as usize].may_eject(at, &pkt.route))
         {
@@ -562,12 +558,6 @@ impl Endpoints {
             };
             out.push(c.port, c.vc_lo, c.vc_hi);
             return Ok(());
-        }
-        // (With `only_tables` every epoch has a table: no routing is
-        // called.)
-        if only_tables {
-            self.fault = Some(no_route);
-            return Err(Faulted);
         }
         let (routing, rng, limit): (&mut dyn Routing, &mut SimRng, u8) = if epoch == ACK_EPOCH {
             match self.acks.routing() {
@@ -616,6 +606,38 @@ impl Endpoints {
             }
         }
         Ok(())
+    }
+
+    /// Whether two threads may allocate a cycle's switches at once
+    /// (`sim/shared_hops.rs`): every answer from a table, and no blocked
+    /// cycles to count (feedback and per-pair statistics read them).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn hops_can_be_shared(&self) -> bool {
+        self.only_tables && !self.count_blocked
+    }
+
+    /// The parts two threads share while they allocate one cycle's
+    /// switches at once, or None when [`Endpoints::hops_can_be_shared`] is
+    /// false.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn hop_parts(&mut self) -> Option<HopParts<'_>> {
+        if !self.hops_can_be_shared() {
+            return None;
+        }
+        Some(HopParts {
+            packets: self.packets.slots_mut(),
+            channels: self.stats.channels_mut(),
+            net: &self.net,
+            tables: &self.tables,
+            data_vcs: self.data_vcs,
+            measuring: self.measuring,
+        })
+    }
+
+    /// Stop the run with `f` ([`Endpoints::take_fault`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn record_fault(&mut self, f: RouteFault) {
+        self.fault = Some(f);
     }
 
     /// The error the last routing fault stops the run with.

@@ -22,7 +22,10 @@ mod digest;
 mod endpoints;
 mod engine;
 mod error;
+#[cfg(not(target_arch = "wasm32"))]
+mod helper_thread;
 mod histogram;
+mod hop_calls;
 mod input_queued;
 mod model;
 mod model_kind;
@@ -31,6 +34,9 @@ mod output_queued;
 mod packet;
 mod pairs;
 mod prefetch;
+mod route_fault;
+#[cfg(not(target_arch = "wasm32"))]
+mod shared_hops;
 mod stats;
 mod summary;
 mod timeslice;

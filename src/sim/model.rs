@@ -60,6 +60,17 @@ pub trait SwitchModel: Send {
     fn max_load(&self) -> f64 {
         1.0
     }
+    /// Allocate each cycle on `threads` threads (before the first cycle;
+    /// the results are the same, only the speed changes). Only
+    /// [`super::InputQueued`] has a second thread; the others accept 1.
+    fn set_engine_threads(&mut self, threads: usize) -> Result<(), String> {
+        match threads {
+            1 => Ok(()),
+            n => Err(format!(
+                "engine threads: {n} is not accepted by this switch model (1)"
+            )),
+        }
+    }
     /// A measurement window closed at `now` (for the model's own curves).
     fn close_window(&mut self, _now: u64) {}
     /// The model itself, for views of what only it has (e.g.

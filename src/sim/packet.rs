@@ -81,6 +81,13 @@ impl PacketSlab {
     pub fn get_mut(&mut self, id: u32) -> &mut Packet {
         &mut self.slots[id as usize]
     }
+    /// Every slot (live or free), for the two threads of one cycle's
+    /// allocation to update each the packets at its own switches
+    /// ([`crate::sim::endpoints::SharedHops`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn slots_mut(&mut self) -> &mut [Packet] {
+        &mut self.slots
+    }
     /// Packets in the network (injected, not yet fully delivered).
     pub fn live(&self) -> usize {
         self.live

@@ -14,16 +14,25 @@
 /// Ask the cache for the line holding `s[i]` (nothing if `i` is out of
 /// range: the address is never formed then).
 #[inline(always)]
-#[allow(unsafe_code)]
 pub(crate) fn prefetch<T>(s: &[T], i: usize) {
-    #[cfg(target_arch = "x86_64")]
     if i < s.len() {
+        prefetch_addr(s.as_ptr().wrapping_add(i));
+    }
+}
+
+/// Ask the cache for the line holding `p`, an element of a live array (a
+/// hint: nothing is read through `p`).
+#[inline(always)]
+#[allow(unsafe_code)]
+pub(crate) fn prefetch_addr<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
         // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 has, and
-        // reads nothing through the pointer (a hint to the cache); the
-        // pointer is in bounds anyway (`i < s.len()`).
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(s.as_ptr().add(i).cast::<i8>()) }
+        // reads nothing through the pointer (a hint to the cache, which
+        // cannot fault).
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast::<i8>()) }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (s, i);
+    let _ = p;
 }

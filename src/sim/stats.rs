@@ -43,6 +43,19 @@ pub struct ChannelCounters {
     pub heads: u64,
 }
 
+impl ChannelCounters {
+    /// A flit left on the channel; `waited` is the cycles a head flit
+    /// spent in the buffer feeding it (ignored for body flits).
+    #[inline(always)]
+    pub(crate) fn traversal(&mut self, head: bool, waited: u64) {
+        self.flits += 1;
+        if head {
+            self.wait_sum += waited;
+            self.heads += 1;
+        }
+    }
+}
+
 /// Accumulators. Written only through the recording methods, which the
 /// endpoint layer and the switch models call.
 #[derive(Clone, Debug)]
@@ -224,12 +237,15 @@ impl Stats {
     /// measuring.
     #[inline]
     pub(crate) fn channel_traversal(&mut self, channel: usize, head: bool, waited: u64) {
-        let k = &mut self.channels[channel];
-        k.flits += 1;
-        if head {
-            k.wait_sum += waited;
-            k.heads += 1;
-        }
+        self.channels[channel].traversal(head, waited);
+    }
+
+    /// The per-channel counters, for the two threads of one cycle's
+    /// allocation to update each its own channels'
+    /// ([`crate::sim::endpoints::SharedHops`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn channels_mut(&mut self) -> &mut [ChannelCounters] {
+        &mut self.channels
     }
 
     /// Ask the cache for `channel`'s counters ([`crate::sim::prefetch`]).

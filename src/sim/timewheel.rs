@@ -48,6 +48,15 @@ impl<T> TimeWheel<T> {
             *b = v;
         }
     }
+    /// Move `other`'s events due at `at` behind this wheel's (`other`'s
+    /// bucket is left empty, its capacity kept).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn append_from(&mut self, other: &mut TimeWheel<T>, at: u64) {
+        let theirs = other.bucket(at);
+        if !theirs.is_empty() {
+            self.bucket(at).append(theirs);
+        }
+    }
     /// Events still pending.
     #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {

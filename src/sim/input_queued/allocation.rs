@@ -16,15 +16,18 @@
 //! - on large networks, the records of a switch two ahead are prefetched
 //!   ([`crate::sim::prefetch`]).
 
-use super::unchecked::{at, at_mut, range};
+use super::unchecked::{Family, Owned, Slots, at, at_mut, prefetch_at, range};
 use super::{
-    ACTIVE, Flit, FlitEvent, HEAD, IDLE, InChannel, InputQueued, InputVc, NONE, OutputVc, Proposal,
-    ROUTED, TAIL, View,
+    ACTIVE, Flit, FlitEvent, HEAD, IDLE, InChannel, InputQueued, InputVc, NONE, OutChannel,
+    OutputVc, Proposal, ROUTED, TAIL, View,
 };
 use crate::routing::{Candidates, Selection};
 use crate::sim::config::{PortPriority, Switching};
 use crate::sim::endpoints::{Endpoints, Faulted};
+use crate::sim::hop_calls::HopCalls;
 use crate::sim::prefetch::prefetch;
+use crate::sim::timewheel::TimeWheel;
+use crate::topology::PortId;
 use std::cell::Cell;
 
 impl InputQueued {
@@ -166,20 +169,140 @@ impl InputQueued {
         } = self;
         // Slices, not `&mut Vec`s: their pointers and lengths stay in
         // registers.
-        let (inch, busy, flits, ivcs, cands) = (
-            &mut inch[..],
-            &mut busy[..],
-            &flits[..],
-            &mut ivcs[..],
-            &mut cands[..],
-        );
-        // The output VCs as cells: the routing's view of their credits is
-        // made once per switch and stays valid while allocation sets their
-        // owners (a `Cell` of a `Copy` value costs nothing).
-        let ovc: &[Cell<OutputVc>] = Cell::from_mut(&mut ovc[..]).as_slice_of_cells();
-        let (outch, sw_flits, proposal) = (&mut outch[..], &mut sw_flits[..], &mut proposal[..]);
-        let (block_wheels, block_of) = (&mut block_wheels[..], &block_of[..]);
-        let (v, depth, w) = (*v, *depth, if FAST { 1 } else { *port_words });
+        let hot = Hot::<Owned> {
+            v: *v,
+            depth: *depth,
+            packet_flits: *packet_flits,
+            switching: *switching,
+            selection: *selection,
+            port_priority: *port_priority,
+            wait_for_tail_credit: *wait_for_tail_credit,
+            link_latency: *link_latency,
+            switch_delay: *switch_delay,
+            first_ejection: *first_ejection,
+            port_words: *port_words,
+            in_ports,
+            in_start,
+            sw_out,
+            out_start,
+            block_of,
+            inch: &mut inch[..],
+            busy: &mut busy[..],
+            flits: &flits[..],
+            ivcs: &mut ivcs[..],
+            cands: &mut cands[..],
+            outch: &mut outch[..],
+            sw_flits: &mut sw_flits[..],
+            sw_rr: &mut sw_rr[..],
+            // The output VCs as cells: the routing's view of their credits
+            // is made once per switch and stays valid while allocation sets
+            // their owners (a `Cell` of a `Copy` value costs nothing).
+            ovc: Cell::from_mut(&mut ovc[..]).as_slice_of_cells(),
+            flit_wheel,
+            block_wheels: &mut block_wheels[..],
+            credit_wheel,
+            proposal: &mut proposal[..],
+            order,
+        };
+        allocate_span::<ACKS, AGE, FAST, PREFETCH, TABLES, BLOCKS, Owned, Endpoints>(
+            hot, now, span, ep,
+        )
+    }
+}
+
+/// What one thread's allocation loop reads and writes: the router's
+/// settings, its tables, its per-channel and per-switch state (as slices
+/// with one thread, as lanes with two, `super::lane::Lane`,
+/// [`super::two_threads`]), the wheels its sends go to and its scratch.
+pub(super) struct Hot<'a, F: Family> {
+    pub(super) v: usize,
+    pub(super) depth: usize,
+    pub(super) packet_flits: u16,
+    pub(super) switching: Switching,
+    pub(super) selection: Selection,
+    pub(super) port_priority: PortPriority,
+    pub(super) wait_for_tail_credit: bool,
+    pub(super) link_latency: u64,
+    pub(super) switch_delay: u64,
+    pub(super) first_ejection: u32,
+    pub(super) port_words: usize,
+    pub(super) in_ports: &'a [(PortId, u32)],
+    pub(super) in_start: &'a [u32],
+    pub(super) sw_out: &'a [u32],
+    pub(super) out_start: &'a [u32],
+    pub(super) block_of: &'a [u32],
+    pub(super) inch: &'a mut F::Arr<InChannel>,
+    pub(super) busy: &'a mut F::Arr<u64>,
+    pub(super) flits: &'a F::Arr<Flit>,
+    pub(super) ivcs: &'a mut F::Arr<InputVc>,
+    pub(super) cands: &'a mut F::Arr<Candidates>,
+    pub(super) outch: &'a mut F::Arr<OutChannel>,
+    pub(super) sw_flits: &'a mut F::Arr<u32>,
+    pub(super) sw_rr: &'a mut F::Arr<u32>,
+    pub(super) ovc: &'a [Cell<OutputVc>],
+    pub(super) flit_wheel: &'a mut TimeWheel<FlitEvent>,
+    pub(super) block_wheels: &'a mut [TimeWheel<FlitEvent>],
+    pub(super) credit_wheel: &'a mut TimeWheel<u32>,
+    pub(super) proposal: &'a mut [Proposal],
+    pub(super) order: &'a mut Vec<(u64, u32)>,
+}
+
+/// [`InputQueued::allocate`]'s loop over the switches of `span`, on one
+/// thread's [`Hot`] state (the whole router's with one thread, with two
+/// the same arrays shared as lanes, each thread on its own switches) and
+/// its endpoint calls ([`HopCalls`]). The const parameters are
+/// [`InputQueued::allocate`]'s.
+#[inline(always)]
+#[allow(clippy::too_many_lines)]
+pub(super) fn allocate_span<
+    const ACKS: bool,
+    const AGE: bool,
+    const FAST: bool,
+    const PREFETCH: bool,
+    const TABLES: bool,
+    const BLOCKS: bool,
+    F: Family,
+    E: HopCalls,
+>(
+    hot: Hot<'_, F>,
+    now: u64,
+    span: std::ops::Range<usize>,
+    ep: &mut E,
+) -> Result<(), Faulted> {
+    {
+        let Hot {
+            v,
+            depth,
+            packet_flits,
+            switching,
+            selection,
+            port_priority,
+            wait_for_tail_credit,
+            link_latency,
+            switch_delay,
+            first_ejection,
+            port_words,
+            in_ports,
+            in_start,
+            sw_out,
+            out_start,
+            block_of,
+            inch,
+            busy,
+            flits,
+            ivcs,
+            cands,
+            outch,
+            sw_flits,
+            sw_rr,
+            ovc,
+            flit_wheel,
+            block_wheels,
+            credit_wheel,
+            proposal,
+            order,
+        } = hot;
+        let w = if FAST { 1 } else { port_words };
         let (switching, selection, port_priority) = if FAST {
             (
                 Switching::Wormhole,
@@ -187,13 +310,11 @@ impl InputQueued {
                 PortPriority::Rotating,
             )
         } else {
-            (*switching, *selection, *port_priority)
+            (switching, selection, port_priority)
         };
-        let (link_latency, switch_delay) = (*link_latency, *switch_delay);
-        let (first_ejection, packet_flits) = (*first_ejection, *packet_flits);
         let need = if FAST {
             1
-        } else if *wait_for_tail_credit {
+        } else if wait_for_tail_credit {
             depth as i32
         } else if switching == Switching::Wormhole {
             1
@@ -207,12 +328,11 @@ impl InputQueued {
         let ack_mask = ((1u32 << v) - 1) & !((1u32 << ack_lo) - 1);
         let vcs = v as u8;
         let mut scratch = Candidates::default();
-        let (in_start, out_start, sw_rr) = (&in_start[..], &out_start[..], &mut sw_rr[..]);
         debug_assert!(in_start.len() == sw_flits.len() + 1 && out_start.len() == in_start.len());
         let switches = sw_flits.len();
         for s in span {
             if PREFETCH && s + SWITCHES_AHEAD < switches {
-                prefetch_switch(
+                prefetch_switch::<F, E>(
                     s + SWITCHES_AHEAD,
                     w,
                     v,
@@ -503,9 +623,11 @@ impl InputQueued {
             }
             // Every port proposed to had a winner, whose grant cleared it.
             debug_assert!(
-                proposal[..n]
-                    .iter()
-                    .all(|pr| outch[ivcs[pr.ivc as usize].out_ch as usize].ivc == NONE),
+                range(proposal, 0, n).iter().all(|pr| at(
+                    outch,
+                    at(ivcs, pr.ivc as usize).out_ch as usize
+                )
+                .ivc == NONE),
                 "a proposal outlived its switch's allocation"
             );
             if sent > 0 {
@@ -525,21 +647,21 @@ const SWITCHES_AHEAD: usize = 2;
 /// arbiter, credit and counter records ([`crate::sim::prefetch`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn prefetch_switch(
+fn prefetch_switch<F: Family, E: HopCalls>(
     t: usize,
     w: usize,
     v: usize,
-    sw_flits: &[u32],
-    busy: &[u64],
-    in_ports: &[(crate::topology::PortId, u32)],
+    sw_flits: &F::Arr<u32>,
+    busy: &F::Arr<u64>,
+    in_ports: &[(PortId, u32)],
     in_start: &[u32],
     sw_out: &[u32],
     out_start: &[u32],
-    inch: &[InChannel],
-    ivcs: &[InputVc],
+    inch: &F::Arr<InChannel>,
+    ivcs: &F::Arr<InputVc>,
     ovc: &[Cell<OutputVc>],
-    outch: &[super::OutChannel],
-    ep: &Endpoints,
+    outch: &F::Arr<OutChannel>,
+    ep: &E,
 ) {
     if *at(sw_flits, t) == 0 {
         return;
@@ -550,8 +672,8 @@ fn prefetch_switch(
         let pi = bits.trailing_zeros() as usize;
         bits &= bits - 1;
         let c = at(in_ports, first + pi).1 as usize;
-        prefetch(inch, c);
-        prefetch(ivcs, c * v);
+        prefetch_at(inch, c);
+        prefetch_at(ivcs, c * v);
     }
     for &oc in range(
         sw_out,
@@ -559,7 +681,7 @@ fn prefetch_switch(
         *at(out_start, t + 1) as usize,
     ) {
         if oc != NONE {
-            prefetch(outch, oc as usize);
+            prefetch_at(outch, oc as usize);
             prefetch(ovc, oc as usize * v);
             ep.prefetch_channel(oc as usize);
         }
@@ -648,12 +770,12 @@ fn random_port(now: u64, switch: usize, np: usize) -> usize {
 /// first VC of `mask` from the port's round-robin pointer `rr` on whose
 /// output VC has a credit (its index at the port).
 #[inline(always)]
-fn propose(
+fn propose<S: Slots<InputVc> + ?Sized>(
     mask: u32,
     rr: u32,
     v: usize,
     c: usize,
-    ivcs: &[InputVc],
+    ivcs: &S,
     ovc: &[Cell<OutputVc>],
 ) -> Option<usize> {
     // One VC (the common case): the pointer does not matter.
@@ -681,16 +803,21 @@ fn propose(
 /// `mask` whose front packet is the oldest (by generation cycle; ties to
 /// the lower VC) among those whose output VC has a credit.
 #[allow(clippy::too_many_arguments)]
-fn propose_oldest(
+fn propose_oldest<I, L, E>(
     mask: u32,
     v: usize,
     c: usize,
-    ivcs: &[InputVc],
+    ivcs: &I,
     ovc: &[Cell<OutputVc>],
-    flits: &[Flit],
+    flits: &L,
     depth: usize,
-    ep: &Endpoints,
-) -> Option<usize> {
+    ep: &E,
+) -> Option<usize>
+where
+    I: Slots<InputVc> + ?Sized,
+    L: Slots<Flit> + ?Sized,
+    E: HopCalls,
+{
     let mut pending = mask & ((1u32 << v) - 1);
     let mut best: Option<(u64, usize)> = None;
     while pending != 0 {
@@ -709,18 +836,29 @@ fn propose_oldest(
 /// The generation cycle of the packet at the front of input VC `i` (which
 /// holds flits): its age for [`PortPriority::Oldest`].
 #[inline(always)]
-fn front_age(i: usize, ivcs: &[InputVc], flits: &[Flit], depth: usize, ep: &Endpoints) -> u64 {
+fn front_age<I, L, E>(i: usize, ivcs: &I, flits: &L, depth: usize, ep: &E) -> u64
+where
+    I: Slots<InputVc> + ?Sized,
+    L: Slots<Flit> + ?Sized,
+    E: HopCalls,
+{
     let f = *at(flits, i * depth + at(ivcs, i).head as usize);
-    ep.packet(f.packet).gen_cycle
+    ep.gen_cycle(f.packet)
 }
 
 /// SAF: is the whole front packet of input VC `i` in its buffer?
-fn whole_packet_here(flits: &[Flit], q: &InputVc, i: usize, depth: usize, l: usize) -> bool {
+fn whole_packet_here<L: Slots<Flit> + ?Sized>(
+    flits: &L,
+    q: &InputVc,
+    i: usize,
+    depth: usize,
+    l: usize,
+) -> bool {
     if (q.len as usize) < l {
         return false;
     }
     let front = *at(flits, i * depth + q.head as usize);
-    let f = flits[i * depth + (q.head as usize + l - 1) % depth];
+    let f = *at(flits, i * depth + (q.head as usize + l - 1) % depth);
     f.packet == front.packet && f.flags() & TAIL != 0
 }
 

@@ -34,8 +34,12 @@
 
 mod allocation;
 mod invariants;
+#[cfg(not(target_arch = "wasm32"))]
+mod lane;
 #[cfg(test)]
 mod tests;
+#[cfg(not(target_arch = "wasm32"))]
+mod two_threads;
 mod unchecked;
 mod wait_cycle;
 
@@ -43,6 +47,7 @@ use super::bits::ones;
 use super::config::{PortPriority, RouterConfig, Switching};
 use super::endpoints::Endpoints;
 use super::error::SimError;
+use super::hop_calls::HopCalls;
 use super::model::{PortOccupancy, SwitchModel};
 use super::model_kind::{CYCLES, SwitchModelEntry, per_cycle_routing, same_router};
 use super::prefetch::prefetch;
@@ -50,7 +55,7 @@ use super::timewheel::TimeWheel;
 use crate::routing::{BufferView, Candidates, Selection};
 use crate::topology::{ChannelKind, Endpoint, Network, PortId};
 use std::sync::Arc;
-use unchecked::at_mut;
+use unchecked::{Family, Owned, at_mut, prefetch_at};
 
 /// How many events ahead the arrival and credit loops prefetch the records
 /// an event will touch ([`super::prefetch`]).
@@ -223,6 +228,9 @@ pub struct InputQueued {
     /// are written, as long as it is before it is allocated, changes
     /// nothing. `None`: one block (all arrivals first, from `flit_wheel`).
     block_bits: Option<u32>,
+    /// Allocation on two threads ([`InputQueued::set_engine_threads`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    two: Option<Box<two_threads::TwoThreads>>,
 }
 
 /// Per input channel state used together on the hot path (one bounds check
@@ -447,6 +455,8 @@ impl InputQueued {
             order: Vec::with_capacity(max_in),
             prefetch: false,
             block_bits: None,
+            #[cfg(not(target_arch = "wasm32"))]
+            two: None,
             net,
         };
         let big = model.hot_state_bytes() > PREFETCH_ABOVE;
@@ -454,6 +464,33 @@ impl InputQueued {
         let block = block_knob.unwrap_or(if big { BLOCK_SWITCHES } else { 0 });
         model.use_blocks(block, max_delay);
         Ok(model)
+    }
+
+    /// Allocate each cycle's switches on `threads` threads: 1 (the
+    /// default) or 2 (`input_queued/two_threads.rs`: native builds, before the first
+    /// cycle). The results are the same either way; only the speed
+    /// changes.
+    pub fn set_engine_threads(&mut self, threads: usize) -> Result<(), String> {
+        match threads {
+            1 => {
+                #[cfg(not(target_arch = "wasm32"))]
+                {
+                    self.two = None;
+                }
+                Ok(())
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            2 => {
+                if self.in_network != 0 {
+                    return Err("engine threads are chosen before the first cycle".into());
+                }
+                self.two = two_threads::TwoThreads::new(self)?.map(Box::new);
+                Ok(())
+            }
+            #[cfg(target_arch = "wasm32")]
+            2 => Err("engine threads: the web build runs on one thread".into()),
+            n => Err(format!("engine threads: {n} is not accepted (1 or 2)")),
+        }
     }
 
     /// Arrival blocks of `block` switches (a power of two; 0: none) if the
@@ -522,22 +559,22 @@ impl InputQueued {
             Some(b) => &mut block_wheels[b],
         };
         let due = wheel.take(now);
-        let inputs = Inputs {
+        let inputs = Inputs::<Owned> {
             v: *v,
             depth: *depth,
             w: *port_words,
             first_ejection: *first_ejection,
-            ivcs: ivc,
-            flits,
-            inch,
-            sw_flits,
-            busy,
+            ivcs: &mut ivc[..],
+            flits: &mut flits[..],
+            inch: &mut inch[..],
+            sw_flits: &mut sw_flits[..],
+            busy: &mut busy[..],
             in_network,
         };
         if *prefetch {
-            arrive::<true>(now, &due, inputs, ep);
+            arrive::<true, Owned, Endpoints>(now, &due, inputs, ep);
         } else {
-            arrive::<false>(now, &due, inputs, ep);
+            arrive::<false, Owned, Endpoints>(now, &due, inputs, ep);
         }
         wheel.give_back(now, due);
     }
@@ -666,17 +703,17 @@ impl InputQueued {
 /// borrowed field by field by [`InputQueued::arrivals`] so that the slice
 /// pointers stay in registers across the stores (this runs for every
 /// flit-hop).
-struct Inputs<'a> {
+struct Inputs<'a, F: Family> {
     v: usize,
     depth: usize,
     /// Words of the per-switch busy-port bit set.
     w: usize,
     first_ejection: u32,
-    ivcs: &'a mut [InputVc],
-    flits: &'a mut [Flit],
-    inch: &'a mut [InChannel],
-    sw_flits: &'a mut [u32],
-    busy: &'a mut [u64],
+    ivcs: &'a mut F::Arr<InputVc>,
+    flits: &'a mut F::Arr<Flit>,
+    inch: &'a mut F::Arr<InChannel>,
+    sw_flits: &'a mut F::Arr<u32>,
+    busy: &'a mut F::Arr<u64>,
     in_network: &'a mut u64,
 }
 
@@ -685,11 +722,11 @@ struct Inputs<'a> {
 /// `PREFETCH`: ask for the records of the event [`AHEAD`] places on
 /// (large networks, [`InputQueued::prefetch`]).
 #[inline(always)]
-fn arrive<const PREFETCH: bool>(
+fn arrive<const PREFETCH: bool, F: Family, E: HopCalls>(
     now: u64,
     due: &[FlitEvent],
-    inputs: Inputs<'_>,
-    ep: &mut Endpoints,
+    inputs: Inputs<'_, F>,
+    ep: &mut E,
 ) {
     let Inputs {
         v,
@@ -708,9 +745,9 @@ fn arrive<const PREFETCH: bool>(
             ep.prefetch_packet(ahead.flit.packet);
             if ahead.ch < first_ejection {
                 let i = ahead.ch as usize * v + ahead.vc as usize;
-                prefetch(ivcs, i);
-                prefetch(inch, ahead.ch as usize);
-                prefetch(flits, i * depth);
+                prefetch_at(ivcs, i);
+                prefetch_at(inch, ahead.ch as usize);
+                prefetch_at(flits, i * depth);
             }
         }
         if ev.ch >= first_ejection {
@@ -759,11 +796,11 @@ impl SwitchModel for InputQueued {
                 if let Some(&ahead) = credits.get(k + AHEAD) {
                     prefetch(&self.ovc, ahead as usize);
                 }
-                at_mut(&mut self.ovc, o as usize).credits += 1;
+                at_mut(&mut self.ovc[..], o as usize).credits += 1;
             }
         } else {
             for &o in &credits {
-                at_mut(&mut self.ovc, o as usize).credits += 1;
+                at_mut(&mut self.ovc[..], o as usize).credits += 1;
             }
         }
         self.credit_wheel.give_back(now, credits);
@@ -788,6 +825,20 @@ impl SwitchModel for InputQueued {
         // with prefetching (large networks) or without; the other routers
         // always look for a table (their cost is elsewhere).
         let (tables, pf) = (ep.has_tables(), self.prefetch);
+        #[cfg(not(target_arch = "wasm32"))]
+        if fast
+            && tables
+            && ep.hops_can_be_shared()
+            && let Some(mut two) = self.two.take()
+        {
+            let r = if pf {
+                two.allocate::<true>(self, now, ep)
+            } else {
+                two.allocate::<false>(self, now, ep)
+            };
+            self.two = Some(two);
+            return r.map_err(|_| ep.take_fault());
+        }
         let r = match (acks, self.port_priority == PortPriority::Oldest) {
             _ if fast && pf && tables => {
                 self.allocate_blocks::<false, false, true, true, true>(now, ep)
@@ -805,6 +856,10 @@ impl SwitchModel for InputQueued {
 
     fn flits_in_network(&self) -> u64 {
         self.in_network
+    }
+
+    fn set_engine_threads(&mut self, threads: usize) -> Result<(), String> {
+        InputQueued::set_engine_threads(self, threads)
     }
 
     fn channel_occupancy(&self) -> Vec<u32> {

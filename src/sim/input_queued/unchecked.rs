@@ -23,35 +23,95 @@
 //! Debug builds, and so every test (the random-scenario invariant tests
 //! included), check every index here too.
 
+/// Per-element access to one of the router's arrays, without bounds checks
+/// in release builds: a plain slice (one thread, [`Owned`]) or a lane (two
+/// threads at once on disjoint elements, `super::lane::Shared`).
+pub(super) trait Slots<T> {
+    /// `s[i]`.
+    fn at(&self, i: usize) -> &T;
+    /// `&mut s[i]`.
+    fn at_mut(&mut self, i: usize) -> &mut T;
+    /// `&s[lo..hi]`.
+    fn range(&self, lo: usize, hi: usize) -> &[T];
+    /// The address of element `i` (for prefetching: never read through).
+    fn addr(&self, i: usize) -> *const T;
+    /// Elements.
+    fn len(&self) -> usize;
+}
+
+impl<T> Slots<T> for [T] {
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn at(&self, i: usize) -> &T {
+        debug_assert!(i < self.len(), "index {i} out of {}", self.len());
+        // SAFETY: `i < len` by the module's invariants (checked in debug).
+        unsafe { self.get_unchecked(i) }
+    }
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn at_mut(&mut self, i: usize) -> &mut T {
+        debug_assert!(i < self.len(), "index {i} out of {}", self.len());
+        // SAFETY: `i < len` by the module's invariants (checked in debug).
+        unsafe { self.get_unchecked_mut(i) }
+    }
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn range(&self, lo: usize, hi: usize) -> &[T] {
+        debug_assert!(
+            lo <= hi && hi <= self.len(),
+            "range {lo}..{hi} out of {}",
+            self.len()
+        );
+        // SAFETY: `lo <= hi <= len` by the module's invariants (checked in
+        // debug).
+        unsafe { self.get_unchecked(lo..hi) }
+    }
+    #[inline(always)]
+    fn addr(&self, i: usize) -> *const T {
+        self.as_ptr().wrapping_add(i)
+    }
+    #[inline(always)]
+    fn len(&self) -> usize {
+        <[T]>::len(self)
+    }
+}
+
+/// How the allocation loop holds the router's arrays: `Arr<T>` is what it
+/// indexes.
+pub(super) trait Family {
+    type Arr<T>: Slots<T> + ?Sized;
+}
+
+/// One thread: the arrays as slices (what the loop always was).
+pub(super) struct Owned;
+impl Family for Owned {
+    type Arr<T> = [T];
+}
+
 /// `s[i]` without the bounds check in release builds.
 #[inline(always)]
-#[allow(unsafe_code)]
-pub(super) fn at<T>(s: &[T], i: usize) -> &T {
-    debug_assert!(i < s.len(), "index {i} out of {}", s.len());
-    // SAFETY: `i < s.len()` by the module's invariants (checked in debug).
-    unsafe { s.get_unchecked(i) }
+pub(super) fn at<T, S: Slots<T> + ?Sized>(s: &S, i: usize) -> &T {
+    s.at(i)
 }
 
 /// `&mut s[i]` without the bounds check in release builds.
 #[inline(always)]
-#[allow(unsafe_code)]
-pub(super) fn at_mut<T>(s: &mut [T], i: usize) -> &mut T {
-    debug_assert!(i < s.len(), "index {i} out of {}", s.len());
-    // SAFETY: `i < s.len()` by the module's invariants (checked in debug).
-    unsafe { s.get_unchecked_mut(i) }
+pub(super) fn at_mut<T, S: Slots<T> + ?Sized>(s: &mut S, i: usize) -> &mut T {
+    s.at_mut(i)
 }
 
 /// `&s[lo..hi]` without the bounds checks in release builds (the per-switch
 /// port and output slices, whose bounds come from `in_start`/`out_start`).
 #[inline(always)]
-#[allow(unsafe_code)]
-pub(super) fn range<T>(s: &[T], lo: usize, hi: usize) -> &[T] {
-    debug_assert!(
-        lo <= hi && hi <= s.len(),
-        "range {lo}..{hi} out of {}",
-        s.len()
-    );
-    // SAFETY: `lo <= hi <= s.len()` by the module's invariants (checked in
-    // debug).
-    unsafe { s.get_unchecked(lo..hi) }
+pub(super) fn range<T, S: Slots<T> + ?Sized>(s: &S, lo: usize, hi: usize) -> &[T] {
+    s.range(lo, hi)
+}
+
+/// Ask the cache for `s[i]` ([`crate::sim::prefetch`]; nothing if `i` is
+/// out of range).
+#[inline(always)]
+pub(super) fn prefetch_at<T, S: Slots<T> + ?Sized>(s: &S, i: usize) {
+    if i < s.len() {
+        crate::sim::prefetch::prefetch_addr(s.addr(i));
+    }
 }

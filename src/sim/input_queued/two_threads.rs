@@ -1,0 +1,330 @@
+//! One cycle's switch allocation on two threads (native builds only; off
+//! unless asked for: [`InputQueued::set_engine_threads`]).
+//!
+//! The switches are cut into a lower and an upper half at an arrival-block
+//! boundary ([`InputQueued::block_bits`]). After the sequential part of the
+//! cycle (credits, flits reaching hosts, injection), the calling thread
+//! writes the lower half's arrivals and allocates its switches while a
+//! thread of rayon's pool does the same for the upper half; then the
+//! upper half's sends join the calling thread's time wheels behind the
+//! lower half's, which is where one thread would have put them (it
+//! allocates in switch order). So the results are the same, bit for bit,
+//! as with one thread (`two_threads_change_no_result`).
+//!
+//! **Why the halves never touch the same element.** A switch's allocation
+//! reads and writes only its own input channels' buffers and records, its
+//! own output channels' VCs, arbiters and counters, its own busy-port word
+//! and flit count (`allocation.rs`); a flit's arrival writes only the
+//! records of the switch it reaches, and each half writes the arrivals of
+//! its own switches (each block's are taken off its wheel before the
+//! halves start). Credits come back in the sequential part. In the
+//! endpoint layer a hop writes only its packet's record (a head is at one
+//! switch at a time) and its output channel's counters
+//! ([`SharedHops`]). Both halves hold the router's arrays as
+//! [`Lane`]s, never as `&mut` slices, while they run. Each half has its
+//! own time wheels and scratch.
+//!
+//! **When it applies:** the deterministic wormhole router
+//! ([`InputQueued::allocate`]'s `FAST`) with every answer from a table and
+//! no blocked cycles counted ([`Endpoints::hops_can_be_shared`]); other
+//! cycles run on one thread, with the same blocks. A routing fault (a
+//! table without an answer) stops the run with the same error as one
+//! thread reports, but the upper half's switches may have moved in that
+//! last cycle.
+//!
+//! **What it gives** (docs/performance.md, "Two threads per cycle"): the
+//! handoff costs a few microseconds a cycle, so it pays on large networks
+//! (a `torus:32x32` cycle is about 100 µs) and not on small ones.
+
+use super::allocation::{Hot, allocate_span};
+use super::lane::{Lane, Shared};
+use super::{
+    Flit, FlitEvent, InChannel, InputQueued, InputVc, Inputs, OutChannel, OutputVc, Proposal,
+    arrive,
+};
+use crate::routing::Candidates;
+use crate::sim::endpoints::{Endpoints, Faulted};
+use crate::sim::helper_thread::HelperThread;
+use crate::sim::shared_hops::{SharedHops, end_shared_hops};
+use crate::sim::timewheel::TimeWheel;
+
+/// The upper half's own time wheels and scratch, and where the halves
+/// meet.
+pub(super) struct TwoThreads {
+    /// The thread that allocates the upper half.
+    helper: HelperThread,
+    /// The first block of the upper half.
+    first_upper_block: usize,
+    flit_wheel: TimeWheel<FlitEvent>,
+    block_wheels: Vec<TimeWheel<FlitEvent>>,
+    credit_wheel: TimeWheel<u32>,
+    proposal: Vec<Proposal>,
+    order: Vec<(u64, u32)>,
+    /// Each block's arrivals of the cycle, taken off its wheel before the
+    /// halves start (kept for their allocations).
+    due: Vec<Vec<FlitEvent>>,
+}
+
+/// The router's per-channel and per-switch arrays as both halves hold them
+/// while they run.
+#[derive(Clone, Copy)]
+struct Lanes {
+    inch: Lane<InChannel>,
+    busy: Lane<u64>,
+    flits: Lane<Flit>,
+    ivcs: Lane<InputVc>,
+    cands: Lane<Candidates>,
+    outch: Lane<OutChannel>,
+    sw_flits: Lane<u32>,
+    sw_rr: Lane<u32>,
+    ovc: Lane<OutputVc>,
+}
+
+/// What a half needs beside the lanes: the router's settings and tables,
+/// and its own wheels and scratch.
+struct Half<'a> {
+    m: &'a Settings<'a>,
+    flit_wheel: &'a mut TimeWheel<FlitEvent>,
+    block_wheels: &'a mut [TimeWheel<FlitEvent>],
+    credit_wheel: &'a mut TimeWheel<u32>,
+    proposal: &'a mut [Proposal],
+    order: &'a mut Vec<(u64, u32)>,
+    /// Its blocks and their arrivals.
+    blocks: std::ops::Range<usize>,
+    due: &'a [Vec<FlitEvent>],
+}
+
+/// The router's settings and read-only tables, shared by both halves.
+struct Settings<'a> {
+    v: usize,
+    depth: usize,
+    packet_flits: u16,
+    wait_for_tail_credit: bool,
+    link_latency: u64,
+    switch_delay: u64,
+    first_ejection: u32,
+    port_words: usize,
+    switches: usize,
+    bits: u32,
+    in_ports: &'a [(crate::topology::PortId, u32)],
+    in_start: &'a [u32],
+    sw_out: &'a [u32],
+    out_start: &'a [u32],
+    block_of: &'a [u32],
+}
+
+impl TwoThreads {
+    /// Cut `m`'s switches in two halves at an arrival-block boundary,
+    /// keeping its blocks if it has some (large networks), else with
+    /// blocks chosen here; `None` for a network of one switch, an error if
+    /// the second thread could not be started.
+    pub(super) fn new(m: &mut InputQueued) -> Result<Option<TwoThreads>, String> {
+        let n = m.sw_flits.len();
+        if n < 2 {
+            return Ok(None);
+        }
+        let helper = HelperThread::new()?;
+        let max_delay = m.link_latency + m.switch_delay;
+        if m.block_bits.is_none() {
+            // The largest power of two that divides n / 2 (the halves then
+            // are equal), unless that makes more than 64 blocks: then
+            // blocks of n / 64 and halves within a block of equal.
+            let half = n / 2;
+            let even = 1usize << half.trailing_zeros();
+            let block = if even * 64 >= n {
+                even
+            } else {
+                (n / 64).next_power_of_two()
+            };
+            m.use_blocks(block.max(1), max_delay);
+        }
+        let Some(bits) = m.block_bits else {
+            return Ok(None);
+        };
+        let blocks = m.block_wheels.len();
+        // The block boundary nearest n / 2.
+        let first_upper_block = ((n as f64 / 2.0) / f64::from(1u32 << bits)).round() as usize;
+        let first_upper_block = first_upper_block.clamp(1, blocks - 1);
+        Ok(Some(TwoThreads {
+            helper,
+            first_upper_block,
+            flit_wheel: TimeWheel::new(max_delay),
+            block_wheels: vec![TimeWheel::new(max_delay); blocks],
+            credit_wheel: TimeWheel::new(max_delay),
+            proposal: m.proposal.clone(),
+            order: Vec::with_capacity(m.order.capacity()),
+            due: vec![Vec::new(); blocks],
+        }))
+    }
+
+    /// Cycle `now`'s arrivals at switches and allocation, on two threads
+    /// (see the module's documentation); `ep` must allow
+    /// [`Endpoints::shared_hops`]. The error is the first routing fault in
+    /// switch order.
+    pub(super) fn allocate<const PREFETCH: bool>(
+        &mut self,
+        m: &mut InputQueued,
+        now: u64,
+        ep: &mut Endpoints,
+    ) -> Result<(), Faulted> {
+        let blocks = m.block_wheels.len();
+        debug_assert_eq!(self.due.len(), blocks);
+        for (b, due) in self.due.iter_mut().enumerate() {
+            *due = m.block_wheels[b].take(now);
+        }
+        let lanes = Lanes {
+            inch: Lane::new(&mut m.inch),
+            busy: Lane::new(&mut m.busy),
+            flits: Lane::new(&mut m.flits),
+            ivcs: Lane::new(&mut m.ivc),
+            cands: Lane::new(&mut m.cands),
+            outch: Lane::new(&mut m.outch),
+            sw_flits: Lane::new(&mut m.sw_flits),
+            sw_rr: Lane::new(&mut m.sw_rr),
+            ovc: Lane::new(&mut m.ovc),
+        };
+        let settings = Settings {
+            v: m.v,
+            depth: m.depth,
+            packet_flits: m.packet_flits,
+            wait_for_tail_credit: m.wait_for_tail_credit,
+            link_latency: m.link_latency,
+            switch_delay: m.switch_delay,
+            first_ejection: m.first_ejection,
+            port_words: m.port_words,
+            switches: m.sw_flits.len(),
+            bits: m.block_bits.unwrap_or(0),
+            in_ports: &m.in_ports,
+            in_start: &m.in_start,
+            sw_out: &m.sw_out,
+            out_start: &m.out_start,
+            block_of: &m.block_of,
+        };
+        let (lower_due, upper_due) = self.due.split_at(self.first_upper_block);
+        let lower = Half {
+            m: &settings,
+            flit_wheel: &mut m.flit_wheel,
+            block_wheels: &mut m.block_wheels,
+            credit_wheel: &mut m.credit_wheel,
+            proposal: &mut m.proposal,
+            order: &mut m.order,
+            blocks: 0..self.first_upper_block,
+            due: lower_due,
+        };
+        let upper = Half {
+            m: &settings,
+            flit_wheel: &mut self.flit_wheel,
+            block_wheels: &mut self.block_wheels,
+            credit_wheel: &mut self.credit_wheel,
+            proposal: &mut self.proposal,
+            order: &mut self.order,
+            blocks: self.first_upper_block..blocks,
+            due: upper_due,
+        };
+        let Some([hops_lower, hops_upper]) = SharedHops::pair(ep) else {
+            unreachable!("two threads only where the endpoint layer allows shared hops");
+        };
+        let (mut hops_lower, mut hops_upper) = (hops_lower, hops_upper);
+        let mut r_upper = Ok(());
+        let (upper_lanes, r_upper_slot, upper_hops) = (lanes, &mut r_upper, &mut hops_upper);
+        let r_lower = self.helper.join(
+            move || *r_upper_slot = run_half::<PREFETCH>(upper, upper_lanes, now, upper_hops),
+            || run_half::<PREFETCH>(lower, lanes, now, &mut hops_lower),
+        );
+        let (out_lower, out_upper) = (hops_lower.outcome(), hops_upper.outcome());
+        // The upper half's sends after the lower half's, in every bucket
+        // they went to: switch order, as one thread would have them.
+        let (l, s) = (m.link_latency, m.switch_delay);
+        for (mine, theirs) in m.block_wheels.iter_mut().zip(&mut self.block_wheels) {
+            mine.append_from(theirs, now + l + s);
+        }
+        m.flit_wheel.append_from(&mut self.flit_wheel, now + l);
+        m.credit_wheel.append_from(&mut self.credit_wheel, now + l);
+        for (b, due) in self.due.iter_mut().enumerate() {
+            m.block_wheels[b].give_back(now, std::mem::take(due));
+        }
+        let ended = end_shared_hops(ep, now, [out_lower, out_upper]);
+        r_lower.and(r_upper).and(ended)
+    }
+}
+
+/// One half's blocks: each block's arrivals, then its switches. After a
+/// routing fault the half's later blocks' arrivals are still written (as
+/// [`InputQueued::allocate_blocks`] does), so no flit is lost.
+fn run_half<const PREFETCH: bool>(
+    half: Half<'_>,
+    lanes: Lanes,
+    now: u64,
+    ep: &mut SharedHops<'_>,
+) -> Result<(), Faulted> {
+    let Half {
+        m,
+        flit_wheel,
+        block_wheels,
+        credit_wheel,
+        proposal,
+        order,
+        blocks,
+        due,
+    } = half;
+    let mut l = lanes;
+    let ovc = l.ovc.as_cells();
+    let mut result = Ok(());
+    let mut in_network = 0u64;
+    for b in blocks.clone() {
+        let inputs = Inputs::<Shared> {
+            v: m.v,
+            depth: m.depth,
+            w: m.port_words,
+            first_ejection: m.first_ejection,
+            ivcs: &mut l.ivcs,
+            flits: &mut l.flits,
+            inch: &mut l.inch,
+            sw_flits: &mut l.sw_flits,
+            busy: &mut l.busy,
+            in_network: &mut in_network,
+        };
+        arrive::<PREFETCH, Shared, SharedHops>(now, &due[b - blocks.start], inputs, ep);
+        if result.is_err() {
+            continue;
+        }
+        let span = (b << m.bits)..((b + 1) << m.bits).min(m.switches);
+        let hot = Hot::<Shared> {
+            v: m.v,
+            depth: m.depth,
+            packet_flits: m.packet_flits,
+            switching: crate::sim::config::Switching::Wormhole,
+            selection: crate::routing::Selection::Fixed,
+            port_priority: crate::sim::config::PortPriority::Rotating,
+            wait_for_tail_credit: m.wait_for_tail_credit,
+            link_latency: m.link_latency,
+            switch_delay: m.switch_delay,
+            first_ejection: m.first_ejection,
+            port_words: m.port_words,
+            in_ports: m.in_ports,
+            in_start: m.in_start,
+            sw_out: m.sw_out,
+            out_start: m.out_start,
+            block_of: m.block_of,
+            inch: &mut l.inch,
+            busy: &mut l.busy,
+            flits: &l.flits,
+            ivcs: &mut l.ivcs,
+            cands: &mut l.cands,
+            outch: &mut l.outch,
+            sw_flits: &mut l.sw_flits,
+            sw_rr: &mut l.sw_rr,
+            ovc,
+            flit_wheel: &mut *flit_wheel,
+            block_wheels: &mut *block_wheels,
+            credit_wheel: &mut *credit_wheel,
+            proposal: &mut *proposal,
+            order: &mut *order,
+        };
+        result = allocate_span::<false, false, true, PREFETCH, true, true, Shared, SharedHops>(
+            hot, now, span, ep,
+        );
+    }
+    debug_assert_eq!(in_network, 0, "a flit to a host on a block's wheel");
+    result
+}

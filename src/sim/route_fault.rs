@@ -1,0 +1,66 @@
+//! Why a head could not be routed, and the one routing that cannot fail
+//! but for a missing answer: a table's ([`route_from_table`]).
+
+use crate::routing::{Candidate, Candidates, PairTable};
+use crate::sim::packet::Packet;
+use crate::topology::{Network, SwitchId};
+use std::sync::Arc;
+
+/// A head could not be routed; the details wait in the endpoint layer
+/// (`Endpoints::take_fault`), so the hot path only tests a unit error.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Faulted;
+
+/// Why a head could not be routed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum RouteFault {
+    /// The routing offered nothing.
+    NoRoute {
+        switch: SwitchId,
+        epoch: u16,
+        dst: SwitchId,
+    },
+    /// The routing offered a port or a VC range that does not exist.
+    BadCandidate {
+        switch: SwitchId,
+        epoch: u16,
+        candidate: Candidate,
+        ports: usize,
+        vcs: u8,
+    },
+}
+
+/// A head's route when every routing epoch answers from its table
+/// ([`Endpoints::only_tables`]): the switch is counted, the destination
+/// switch offers its host's port (every VC `0..vcs`), any other switch the
+/// epoch's table's answer.
+#[inline(always)]
+pub(crate) fn route_from_table(
+    pkt: &mut Packet,
+    at: SwitchId,
+    net: &Network,
+    tables: &[Option<Arc<PairTable>>],
+    vcs: u8,
+    out: &mut Candidates,
+) -> Result<(), RouteFault> {
+    // Hops are counted here, where the packet is at hand anyway: once per
+    // switch its head is routed at.
+    pkt.switches = pkt.switches.saturating_add(1);
+    let dst = pkt.info.dst_switch;
+    if dst == at {
+        out.push(net.host(pkt.info.dst_host).port, 0, vcs - 1);
+        return Ok(());
+    }
+    // The tables were checked when their routings were adopted.
+    if let Some(Some(table)) = tables.get(pkt.epoch as usize)
+        && let Some(c) = table.get(at, dst)
+    {
+        out.push(c.port, c.vc_lo, c.vc_hi);
+        return Ok(());
+    }
+    Err(RouteFault::NoRoute {
+        switch: at,
+        epoch: pkt.epoch,
+        dst,
+    })
+}

@@ -1,0 +1,200 @@
+//! The endpoint layer as each of two threads sees it while they allocate
+//! one cycle's switches at once (`sim/input_queued/two_threads.rs`;
+//! native builds only).
+
+use super::endpoints::{Endpoints, HopParts};
+use super::hop_calls::HopCalls;
+use super::packet::Packet;
+use super::route_fault::{Faulted, RouteFault, route_from_table};
+use super::stats::ChannelCounters;
+use crate::routing::{BufferView, Candidates, PairTable};
+use crate::topology::{Network, PortId, SwitchId};
+use std::sync::Arc;
+
+/// The endpoint layer as each of two threads sees it while they allocate
+/// one cycle's switches at once, each its own half: only runs whose every
+/// answer comes from a table ([`Endpoints::only_tables`]) and that count no
+/// blocked cycles (nothing reads them) get one. Per hop a thread writes
+/// only the record of the packet whose head it routes (its hop count) and
+/// the counters of its own switches' output channels; a head is at one
+/// switch at a time and a channel has one upstream switch, so the two
+/// threads never write the same record. What both would write (the
+/// watchdog's progress, a routing fault) each keeps to itself until
+/// [`end_shared_hops`] takes them in, in switch order.
+pub(crate) struct SharedHops<'a> {
+    packets: *mut Packet,
+    packets_len: usize,
+    channels: *mut ChannelCounters,
+    channels_len: usize,
+    net: &'a Network,
+    tables: &'a [Option<Arc<PairTable>>],
+    data_vcs: u8,
+    measuring: bool,
+    /// Something moved in this thread's half.
+    progressed: bool,
+    /// The first routing fault in this thread's half.
+    fault: Option<RouteFault>,
+}
+
+// SAFETY: the pointers are the packet slab's and the channel counters',
+// taken from the endpoint layer's unique borrow, which lasts as long as
+// `'a`; the two threads write disjoint records through them (see the
+// type's documentation), and `Network` and the tables are only read.
+#[allow(unsafe_code)]
+unsafe impl Send for SharedHops<'_> {}
+
+/// What a thread's half of a cycle left for the endpoint layer to take in.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HopsOutcome {
+    progressed: bool,
+    fault: Option<RouteFault>,
+}
+
+impl<'a> SharedHops<'a> {
+    /// The two threads' views of the endpoint layer for one cycle, or None
+    /// when [`Endpoints::hops_can_be_shared`] is false.
+    pub(crate) fn pair(ep: &'a mut Endpoints) -> Option<[SharedHops<'a>; 2]> {
+        let HopParts {
+            packets,
+            channels,
+            net,
+            tables,
+            data_vcs,
+            measuring,
+        } = ep.hop_parts()?;
+        let (packets, packets_len) = (packets.as_mut_ptr(), packets.len());
+        let (channels, channels_len) = (channels.as_mut_ptr(), channels.len());
+        let one = || SharedHops {
+            packets,
+            packets_len,
+            channels,
+            channels_len,
+            net,
+            tables,
+            data_vcs,
+            measuring,
+            progressed: false,
+            fault: None,
+        };
+        Some([one(), one()])
+    }
+}
+
+/// Take in what the two threads' halves of cycle `now` left, the lower
+/// half's first: the watchdog hears of progress if either moved a flit,
+/// and the first fault in switch order is the one the run stops with.
+pub(crate) fn end_shared_hops(
+    ep: &mut Endpoints,
+    now: u64,
+    halves: [HopsOutcome; 2],
+) -> Result<(), Faulted> {
+    if halves.iter().any(|h| h.progressed) {
+        ep.progress(now);
+    }
+    match halves.iter().find_map(|h| h.fault) {
+        Some(f) => {
+            ep.record_fault(f);
+            Err(Faulted)
+        }
+        None => Ok(()),
+    }
+}
+
+impl SharedHops<'_> {
+    /// What this thread's half left ([`end_shared_hops`]).
+    pub(crate) fn outcome(&self) -> HopsOutcome {
+        HopsOutcome {
+            progressed: self.progressed,
+            fault: self.fault,
+        }
+    }
+
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn packet_mut(&mut self, id: u32) -> &mut Packet {
+        assert!(
+            (id as usize) < self.packets_len,
+            "packet {id} out of the slab"
+        );
+        // SAFETY: in bounds (checked); the packet's head is at one of this
+        // thread's switches, so the other thread does not touch its record.
+        unsafe { &mut *self.packets.add(id as usize) }
+    }
+}
+
+impl HopCalls for SharedHops<'_> {
+    #[inline(always)]
+    fn data_vcs(&self) -> u8 {
+        self.data_vcs
+    }
+    /// Table answers only ([`route_from_table`]; no routing is called).
+    #[inline(always)]
+    fn route<const TABLES: bool>(
+        &mut self,
+        id: u32,
+        at: SwitchId,
+        _in_port: PortId,
+        _in_vc: u8,
+        _now: u64,
+        _view: &dyn BufferView,
+        _ports: usize,
+        vcs: u8,
+        out: &mut Candidates,
+        only_tables: bool,
+    ) -> Result<(), Faulted> {
+        debug_assert!(TABLES && only_tables, "shared hops answer from tables only");
+        let (net, tables) = (self.net, self.tables);
+        route_from_table(self.packet_mut(id), at, net, tables, vcs, out).map_err(|f| {
+            self.fault = Some(f);
+            Faulted
+        })
+    }
+    #[inline(always)]
+    fn head_left(&mut self, _id: u32, _waited: u64) {
+        // Shared only when no blocked cycles are counted.
+    }
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn channel_traversal(&mut self, channel: usize, head: bool, waited: u64) {
+        if self.measuring {
+            assert!(
+                channel < self.channels_len,
+                "channel {channel} out of range"
+            );
+            // SAFETY: in bounds (checked); `channel` is an output channel of
+            // one of this thread's switches, so the other thread does not
+            // touch its counters.
+            unsafe { (*self.channels.add(channel)).traversal(head, waited) };
+        }
+    }
+    #[inline(always)]
+    fn progress(&mut self, _now: u64) {
+        self.progressed = true;
+    }
+    #[inline(always)]
+    fn prefetch_channel(&self, channel: usize) {
+        if channel < self.channels_len {
+            crate::sim::prefetch::prefetch_addr(self.channels.wrapping_add(channel));
+        }
+    }
+    #[inline(always)]
+    fn prefetch_packet(&self, id: u32) {
+        if (id as usize) < self.packets_len {
+            crate::sim::prefetch::prefetch_addr(self.packets.wrapping_add(id as usize));
+        }
+    }
+    fn flit_delivered(&mut self, _now: u64, _id: u32, _tail: bool) {
+        unreachable!("flits reach hosts on the main thread, before the halves start");
+    }
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn gen_cycle(&self, id: u32) -> u64 {
+        assert!(
+            (id as usize) < self.packets_len,
+            "packet {id} out of the slab"
+        );
+        // SAFETY: in bounds (checked); read of a packet at this thread's
+        // switch (see `packet_mut`).
+        unsafe { (*self.packets.add(id as usize)).gen_cycle }
+    }
+}

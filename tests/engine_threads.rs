@@ -1,0 +1,179 @@
+//! Two engine threads (`Simulation::set_engine_threads`, `sim
+//! --engine-threads 2`) change no result: every counter, per-channel value
+//! and buffer (the run's digest) is the same as with one thread, on every
+//! topology kind, with blocks chosen for the two halves or kept from a
+//! large network's, with long packets, slow links, hot spots, and across
+//! routing swaps to a routing without a table (whose cycles run on one
+//! thread) and back. Runs that cannot use a second thread still accept
+//! one (only the speed would change); counts other than 1 and 2 are
+//! refused, as is a change after the first cycle.
+
+use routelab::scenario::Scenario;
+use routelab::sim::Simulation;
+
+fn scenario(topology: &str, load: f64) -> Scenario {
+    Scenario {
+        topology: topology.into(),
+        routing: "dor".into(),
+        traffic: "uniform".into(),
+        load,
+        warmup: 100,
+        cycles: 400,
+        seed: 7,
+        ..Scenario::default()
+    }
+}
+
+/// `s` built and run for its warm-up and cycles on `threads` threads,
+/// with the invariants checked on the way.
+fn run(s: &Scenario, threads: usize) -> Simulation {
+    let mut sim = s.build().unwrap();
+    sim.set_engine_threads(threads).unwrap();
+    let total = s.warmup + s.cycles;
+    sim.run_for(total / 2).unwrap();
+    sim.check_invariants().unwrap();
+    sim.run_for(total - total / 2).unwrap();
+    sim.check_invariants().unwrap();
+    sim
+}
+
+fn same_with_two_threads(s: &Scenario) {
+    let one = run(s, 1);
+    let two = run(s, 2);
+    assert!(
+        one.stats().channels().iter().any(|c| c.flits > 0),
+        "{}: nothing moved",
+        s.topology
+    );
+    assert_eq!(
+        two.digest(),
+        one.digest(),
+        "{} {} at {}",
+        s.topology,
+        s.routing,
+        s.load
+    );
+    assert_eq!(two.channel_occupancy(), one.channel_occupancy());
+}
+
+#[test]
+fn two_threads_change_no_result_on_any_topology() {
+    for (topology, routing, load) in [
+        ("torus:8x8", "dor", 0.3),
+        ("torus:8x8", "dor", 0.9),
+        ("torus:6x6x6", "dor", 0.3),
+        ("mesh:12x12", "dor", 0.4),
+        ("mesh:5x7", "dor", 0.5),
+        ("hypercube:6", "dor", 0.5),
+        ("torus:9", "dor", 0.4),
+        ("midimew:50", "minimal", 0.3),
+        ("fattree:4", "dmodk", 0.4),
+        ("irregular:24:seed=3", "updown", 0.2),
+    ] {
+        same_with_two_threads(&Scenario {
+            routing: routing.into(),
+            ..scenario(topology, load)
+        });
+    }
+}
+
+#[test]
+fn two_threads_change_no_result_with_long_packets_slow_links_and_hot_spots() {
+    let mut s = scenario("torus:10x10", 0.6);
+    s.packet_flits = 5;
+    s.vcs = 3;
+    s.buffer_flits = 4;
+    same_with_two_threads(&s);
+    let mut s = scenario("torus:8x8", 0.4);
+    s.link_latency = 3;
+    s.switch_delay = 2;
+    same_with_two_threads(&s);
+    let mut s = scenario("mesh:8x8", 0.5);
+    s.traffic = "hotspot:fraction=0.3".into();
+    same_with_two_threads(&s);
+    let mut s = scenario("torus:8x8", 0.3);
+    s.traffic = "transpose".into();
+    s.process = routelab::traffic::Process::Exponential;
+    same_with_two_threads(&s);
+}
+
+#[test]
+fn two_threads_change_no_result_on_a_network_with_arrival_blocks() {
+    // Large enough for the model's own arrival blocks (prefetching), which
+    // the two halves keep.
+    let mut s = scenario("torus:48x48", 0.05);
+    s.warmup = 40;
+    s.cycles = 60;
+    same_with_two_threads(&s);
+}
+
+#[test]
+fn two_threads_change_no_result_where_a_second_thread_does_not_apply() {
+    // Per-pair statistics count blocked cycles (one thread); VAL asks its
+    // routing hop by hop.
+    let mut s = scenario("torus:8x8", 0.3);
+    s.pair_stats = true;
+    same_with_two_threads(&s);
+    same_with_two_threads(&Scenario {
+        routing: "val".into(),
+        vcs: 8,
+        ..scenario("torus:8x8", 0.2)
+    });
+}
+
+#[test]
+fn two_threads_change_no_result_across_routing_swaps() {
+    let s = Scenario {
+        vcs: 8,
+        ..scenario("torus:8x8", 0.35)
+    };
+    let swapped = |threads: usize| {
+        let mut sim = s.build().unwrap();
+        sim.set_engine_threads(threads).unwrap();
+        sim.run_for(300).unwrap();
+        let net = sim.network().clone();
+        for (routing, cycles) in [("val", 300), ("dor", 300), ("romm", 200)] {
+            let r = routing
+                .parse::<routelab::routing::RoutingSpec>()
+                .unwrap()
+                .build(&net, s.vcs)
+                .unwrap();
+            sim.set_routing(r).unwrap();
+            sim.run_for(cycles).unwrap();
+            sim.check_invariants().unwrap();
+        }
+        sim
+    };
+    assert_eq!(swapped(2).digest(), swapped(1).digest());
+}
+
+#[test]
+fn engine_threads_other_than_one_or_two_or_after_the_start_are_refused() {
+    let s = scenario("torus:4x4", 0.2);
+    let mut sim = s.build().unwrap();
+    for bad in [0, 3, 64] {
+        let e = sim.set_engine_threads(bad).unwrap_err();
+        assert!(e.contains(&bad.to_string()) && e.contains("1 or 2"), "{e}");
+    }
+    sim.run_for(10).unwrap();
+    let e = sim.set_engine_threads(2).unwrap_err();
+    assert!(e.contains("before the first cycle"), "{e}");
+    // One thread is always accepted, and nothing changed.
+    sim.set_engine_threads(1).unwrap();
+    sim.run_for(10).unwrap();
+    let mut again = s.build().unwrap();
+    again.run_for(20).unwrap();
+    assert_eq!(sim.digest(), again.digest());
+}
+
+#[test]
+fn other_switch_models_accept_one_engine_thread_only() {
+    let s = Scenario {
+        switch_model: routelab::sim::SwitchModelKind::OUTPUT_QUEUED,
+        ..scenario("torus:4x4", 0.2)
+    };
+    let mut sim = s.build().unwrap();
+    sim.set_engine_threads(1).unwrap();
+    let e = sim.set_engine_threads(2).unwrap_err();
+    assert!(e.contains("engine threads") && e.contains("(1)"), "{e}");
+}
