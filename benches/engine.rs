@@ -12,7 +12,9 @@
 //! A filter picks cases: `cargo bench --no-default-features --bench engine -- torus8x8`;
 //! `-- flit_hops` runs only the flit-hops group (flit-hops per second on
 //! tori from 8x8 to 64x64 at load 0.05); `-- swap` only the time of a live
-//! routing swap on `torus:32x32x32`.
+//! routing swap on `torus:32x32x32`. The tori with DOR also run on two
+//! engine threads (`_two_threads` after their names,
+//! `Simulation::set_engine_threads`): `-- two_threads` runs only those.
 //! See `docs/performance.md` for the numbers and the CAMINOS comparison.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -113,18 +115,46 @@ fn group<'a>(
     group
 }
 
+/// `case`'s simulation, built, on `threads` engine threads
+/// (`Simulation::set_engine_threads`).
+fn build(case: &Case, threads: usize) -> routelab::sim::Simulation {
+    let mut sim = match scenario(case).build() {
+        Ok(sim) => sim,
+        Err(e) => panic!("{}: {e}", case.name),
+    };
+    if let Err(e) = sim.set_engine_threads(threads) {
+        panic!("{}: {e}", case.name);
+    }
+    sim
+}
+
+/// The cases run again on two engine threads (`_two_threads` after their
+/// names): the tori with DOR, whose tables let both threads allocate.
+const TWO_THREADS: &[&str] = &[
+    "torus8x8_dor_uniform_load0.3",
+    "torus32x32_dor_uniform_load0.1",
+    "torus32x32_dor_uniform_load0.3",
+];
+
 fn engine(c: &mut Criterion) {
     let mut group = group(c, "engine");
-    for case in CASES {
-        let mut sim = match scenario(case).build() {
-            Ok(sim) => sim,
-            Err(e) => panic!("{}: {e}", case.name),
+    let runs = CASES.iter().map(|case| (case, 1)).chain(
+        CASES
+            .iter()
+            .filter(|case| TWO_THREADS.contains(&case.name))
+            .map(|case| (case, 2)),
+    );
+    for (case, threads) in runs {
+        let name = match threads {
+            1 => case.name.to_string(),
+            _ => format!("{}_two_threads", case.name),
         };
+        let mut sim = build(case, threads);
         if let Err(e) = sim.run_for(case.warmup) {
             panic!("{} warm-up: {e}", case.name);
         }
         group.throughput(Throughput::Elements(case.cycles));
-        group.bench_function(case.name, |b| {
+        group.bench_function(&name, |b| {
             b.iter(|| {
                 if let Err(e) = sim.run_for(black_box(case.cycles)) {
                     panic!("{}: {e}", case.name);
@@ -134,9 +164,9 @@ fn engine(c: &mut Criterion) {
         // Steady state check for the record: what the network was doing.
         let s = sim.summary();
         eprintln!(
-            "  {}: after {} cycles accepted {:.3} of offered {:.3} flits/host/cycle, \
+            "  {name}: after {} cycles accepted {:.3} of offered {:.3} flits/host/cycle, \
              avg latency {:.1} cycles, {} packets queued at sources",
-            case.name, s.cycles, s.accepted, s.offered, s.avg_latency, s.queued_packets
+            s.cycles, s.accepted, s.offered, s.avg_latency, s.queued_packets
         );
     }
     group.finish();
@@ -166,7 +196,11 @@ fn hops(sim: &routelab::sim::Simulation) -> u64 {
 /// is the throughput unit, so `thrpt` reads as flit-hops per second.
 fn flit_hops(c: &mut Criterion) {
     let mut group = group(c, "flit_hops");
-    for &(name, topology, cycles) in HOP_CASES {
+    let runs = HOP_CASES
+        .iter()
+        .map(|&c| (c, 1))
+        .chain(HOP_CASES.iter().map(|&c| (c, 2)));
+    for ((name, topology, cycles), threads) in runs {
         let case = Case {
             name,
             topology,
@@ -175,9 +209,10 @@ fn flit_hops(c: &mut Criterion) {
             warmup: 300,
             cycles,
         };
-        let mut sim = match scenario(&case).build() {
-            Ok(sim) => sim,
-            Err(e) => panic!("{name}: {e}"),
+        let mut sim = build(&case, threads);
+        let name = &match threads {
+            1 => name.to_string(),
+            _ => format!("{name}_two_threads"),
         };
         let run = |sim: &mut routelab::sim::Simulation, n: u64| {
             if let Err(e) = sim.run_for(n) {

@@ -10,7 +10,10 @@
 //! per cycle"). Here the helper spins on an atomic for a while after each
 //! part, so that the next one, a few microseconds later, starts within a
 //! fraction of a microsecond; after about 50 µs without work it parks, so
-//! an idle simulation (a paused app) costs no CPU.
+//! an idle simulation (a paused app) costs no CPU. A caller that finishes
+//! its own part before the helper has started the other (the helper was
+//! descheduled on a busy machine, or is slow to wake) runs it itself
+//! instead of waiting.
 //!
 //! No crate offers this hand-off with borrowed (non-`'static`) work: the
 //! scoped-thread crates spawn a thread per scope, tens of microseconds.
@@ -27,6 +30,9 @@ use std::time::{Duration, Instant};
 const IDLE: u32 = 0;
 /// A part is posted.
 const POSTED: u32 = 1;
+/// The posted part is being run (by the helper, or by the caller that
+/// found it not yet started).
+const RUNNING: u32 = 5;
 /// The posted part is done (the caller sets `IDLE` again).
 const DONE: u32 = 2;
 /// The helper parked (from `IDLE`): whoever posts must unpark it.
@@ -50,10 +56,11 @@ struct Shared {
 }
 
 // SAFETY: `part` and `panic` are each written by one thread and read by
-// the other only across the `state` hand-off (Release store, Acquire load),
-// and never by both at once: the caller writes `part` while the state is
-// `IDLE` or `PARKED` and reads `panic` after `DONE`; the helper reads
-// `part` and writes `panic` between `POSTED` and `DONE`.
+// the other only across the `state` hand-off (Release store, Acquire load
+// or compare-exchange), and never by both at once: the caller writes
+// `part` while the state is `IDLE` or `PARKED` and reads `panic` after
+// `DONE`; the one thread that moves the state from `POSTED` to `RUNNING`
+// reads `part` and writes `panic` before `DONE`.
 #[allow(unsafe_code)]
 unsafe impl Sync for Shared {}
 #[allow(unsafe_code)]
@@ -118,6 +125,14 @@ impl HelperThread {
         }
         let guard = WaitForHelper(s);
         let r = mine();
+        // The helper has not started the part (descheduled by a busy
+        // machine, or slow to wake): run it here rather than wait.
+        if s.state
+            .compare_exchange(POSTED, RUNNING, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+        {
+            run_part(s);
+        }
         drop(guard);
         // SAFETY: after `DONE` the helper does not touch `panic` until the
         // next `POSTED`.
@@ -149,6 +164,23 @@ impl Drop for WaitForHelper<'_> {
     }
 }
 
+/// Run the posted part (the state is `RUNNING`, set by whichever thread
+/// runs it), keep a panic for the caller, and set `DONE`.
+#[allow(unsafe_code)]
+fn run_part(s: &Shared) {
+    // SAFETY: the caller wrote `part` before `POSTED` and keeps what it
+    // points to alive until it sees `DONE`; only the thread that moved the
+    // state from `POSTED` to `RUNNING` gets here.
+    if let Some(part) = unsafe { (*s.part.get()).take() } {
+        let f = unsafe { &mut *part };
+        if let Err(p) = catch_unwind(AssertUnwindSafe(f)) {
+            // SAFETY: the caller reads `panic` only after `DONE`.
+            unsafe { *s.panic.get() = Some(p) };
+        }
+    }
+    s.state.store(DONE, Ordering::Release);
+}
+
 /// The helper's loop: run each posted part, spin a while for the next,
 /// park when none comes.
 #[allow(unsafe_code)]
@@ -158,16 +190,12 @@ fn helper(s: &Shared) {
     loop {
         match s.state.load(Ordering::Acquire) {
             POSTED => {
-                // SAFETY: the caller wrote `part` before `POSTED` and keeps
-                // what it points to alive until it sees `DONE`.
-                if let Some(part) = unsafe { (*s.part.get()).take() } {
-                    let f = unsafe { &mut *part };
-                    if let Err(p) = catch_unwind(AssertUnwindSafe(f)) {
-                        // SAFETY: the caller reads `panic` only after `DONE`.
-                        unsafe { *s.panic.get() = Some(p) };
-                    }
+                if s.state
+                    .compare_exchange(POSTED, RUNNING, Ordering::AcqRel, Ordering::Acquire)
+                    .is_ok()
+                {
+                    run_part(s);
                 }
-                s.state.store(DONE, Ordering::Release);
                 idle_since = Instant::now();
                 spins = 0;
             }
@@ -190,8 +218,9 @@ fn helper(s: &Shared) {
                 }
                 std::hint::spin_loop();
             }
-            // DONE (the caller has not yet set IDLE) or PARKED (a spurious
-            // wake-up raced with the loop above): wait.
+            // RUNNING (by the caller), DONE (the caller has not yet set
+            // IDLE) or PARKED (a spurious wake-up raced with the loop
+            // above): wait.
             _ => std::hint::spin_loop(),
         }
     }

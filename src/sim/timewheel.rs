@@ -57,6 +57,17 @@ impl<T> TimeWheel<T> {
             self.bucket(at).append(theirs);
         }
     }
+    /// Move all of `other`'s events behind this wheel's, bucket by bucket
+    /// (the wheels must be of one size).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn append_all_from(&mut self, other: &mut TimeWheel<T>) {
+        debug_assert_eq!(self.buckets.len(), other.buckets.len());
+        for (mine, theirs) in self.buckets.iter_mut().zip(&mut other.buckets) {
+            if !theirs.is_empty() {
+                mine.append(theirs);
+            }
+        }
+    }
     /// Events still pending.
     #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {

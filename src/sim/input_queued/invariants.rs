@@ -125,8 +125,15 @@ impl InputQueued {
         Ok(())
     }
 
-    /// The flit wheel and the arrival blocks' wheels.
+    /// The flit wheel and the arrival blocks' wheels (with two engine
+    /// threads, the upper half's too).
     fn wheels(&self) -> impl Iterator<Item = &TimeWheel<super::FlitEvent>> {
-        std::iter::once(&self.flit_wheel).chain(&self.block_wheels)
+        #[cfg(not(target_arch = "wasm32"))]
+        let upper = self.two.iter().flat_map(|two| two.wheels());
+        #[cfg(target_arch = "wasm32")]
+        let upper = std::iter::empty();
+        std::iter::once(&self.flit_wheel)
+            .chain(&self.block_wheels)
+            .chain(upper)
     }
 }

@@ -474,8 +474,8 @@ impl InputQueued {
         match threads {
             1 => {
                 #[cfg(not(target_arch = "wasm32"))]
-                {
-                    self.two = None;
+                if let Some(mut two) = self.two.take() {
+                    two.merge_pending(self);
                 }
                 Ok(())
             }
@@ -491,6 +491,69 @@ impl InputQueued {
             2 => Err("engine threads: the web build runs on one thread".into()),
             n => Err(format!("engine threads: {n} is not accepted (1 or 2)")),
         }
+    }
+
+    /// Whether this cycle's allocation is the deterministic wormhole
+    /// router's ([`InputQueued::allocate`]'s `FAST`): no acknowledgement
+    /// class, rotating priorities, wormhole switching without waiting for
+    /// the tail credit, [`Selection::Fixed`], at most 64 input ports a
+    /// switch, and every epoch's routing answering from its table or none
+    /// (a run that mixes them, after a live swap, takes the general loop,
+    /// which asks the routings without a table).
+    #[inline(always)]
+    fn fast_router(&self, ep: &Endpoints) -> bool {
+        (ep.data_vcs() as usize) >= self.v
+            && self.port_priority == PortPriority::Rotating
+            && self.switching == Switching::Wormhole
+            && !self.wait_for_tail_credit
+            && self.selection == Selection::Fixed
+            && self.port_words == 1
+            && (!ep.has_tables() || ep.only_tables())
+    }
+
+    /// One cycle with the switch allocation on two threads
+    /// ([`InputQueued::set_engine_threads`], `two_threads`), or None (and
+    /// nothing done) when this cycle's router or endpoint layer does not
+    /// allow it. Out of line, so that the one-thread loop in
+    /// [`SwitchModel::step`] is compiled as it was without it.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline(never)]
+    fn step_on_two_threads(
+        &mut self,
+        now: u64,
+        ep: &mut Endpoints,
+    ) -> Option<Result<(), SimError>> {
+        if !(self.fast_router(ep) && ep.has_tables() && ep.hops_can_be_shared()) {
+            return None;
+        }
+        let mut two = self.two.take()?;
+        // The credits to hosts' channels now, those to switches by the
+        // halves (each its own switches').
+        let credits = self.credit_wheel.take(now);
+        two.add_credits(&credits, &mut self.ovc, true);
+        self.arrivals(now, None, ep);
+        self.inject(now, ep);
+        let pf = self.prefetch;
+        let r = if ep.hops_can_be_shared() {
+            if pf {
+                two.allocate::<true>(self, now, &credits, ep)
+            } else {
+                two.allocate::<false>(self, now, &credits, ep)
+            }
+        } else {
+            // The deliveries changed what the endpoint layer allows: this
+            // cycle ends on one thread.
+            two.add_credits(&credits, &mut self.ovc, false);
+            two.merge_pending(self);
+            if pf {
+                self.allocate_blocks::<false, false, true, true, true>(now, ep)
+            } else {
+                self.allocate_blocks::<false, false, true, false, true>(now, ep)
+            }
+        };
+        self.two = Some(two);
+        self.credit_wheel.give_back(now, credits);
+        Some(r.map_err(|_| ep.take_fault()))
     }
 
     /// Arrival blocks of `block` switches (a power of two; 0: none) if the
@@ -790,6 +853,18 @@ pub const MODEL: SwitchModelEntry = SwitchModelEntry {
 
 impl SwitchModel for InputQueued {
     fn step(&mut self, now: u64, ep: &mut Endpoints) -> Result<(), SimError> {
+        #[cfg(not(target_arch = "wasm32"))]
+        if self.two.is_some() {
+            if let Some(r) = self.step_on_two_threads(now, ep) {
+                return r;
+            }
+            // A cycle on one thread: the upper half's pending sends join
+            // the wheels it reads.
+            if let Some(mut two) = self.two.take() {
+                two.merge_pending(self);
+                self.two = Some(two);
+            }
+        }
         let credits = self.credit_wheel.take(now);
         if self.prefetch {
             for (k, &o) in credits.iter().enumerate() {
@@ -811,34 +886,11 @@ impl SwitchModel for InputQueued {
         // Compiled four ways, so that the common runs (no acknowledgement
         // class, no age-based arbitration) carry neither.
         let acks = (ep.data_vcs() as usize) < self.v;
-        let fast = !acks
-            && self.port_priority == PortPriority::Rotating
-            && self.switching == Switching::Wormhole
-            && !self.wait_for_tail_credit
-            && self.selection == Selection::Fixed
-            && self.port_words == 1
-            // Every epoch's routing answers from its table, or none does
-            // (a run that mixes them, after a live swap, takes the general
-            // loop, which asks the routings without a table).
-            && (!ep.has_tables() || ep.only_tables());
+        let fast = self.fast_router(ep);
         // The default router with every answer from a table or none, each
         // with prefetching (large networks) or without; the other routers
         // always look for a table (their cost is elsewhere).
         let (tables, pf) = (ep.has_tables(), self.prefetch);
-        #[cfg(not(target_arch = "wasm32"))]
-        if fast
-            && tables
-            && ep.hops_can_be_shared()
-            && let Some(mut two) = self.two.take()
-        {
-            let r = if pf {
-                two.allocate::<true>(self, now, ep)
-            } else {
-                two.allocate::<false>(self, now, ep)
-            };
-            self.two = Some(two);
-            return r.map_err(|_| ep.take_fault());
-        }
         let r = match (acks, self.port_priority == PortPriority::Oldest) {
             _ if fast && pf && tables => {
                 self.allocate_blocks::<false, false, true, true, true>(now, ep)

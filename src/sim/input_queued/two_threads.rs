@@ -5,8 +5,8 @@
 //! boundary ([`InputQueued::block_bits`]). After the sequential part of the
 //! cycle (credits, flits reaching hosts, injection), the calling thread
 //! writes the lower half's arrivals and allocates its switches while a
-//! thread of rayon's pool does the same for the upper half; then the
-//! upper half's sends join the calling thread's time wheels behind the
+//! helper thread ([`HelperThread`]) does the same for the upper half; then
+//! the upper half's sends join the calling thread's time wheels behind the
 //! lower half's, which is where one thread would have put them (it
 //! allocates in switch order). So the results are the same, bit for bit,
 //! as with one thread (`two_threads_change_no_result`).
@@ -33,11 +33,14 @@
 //! last cycle.
 //!
 //! **What it gives** (docs/performance.md, "Two threads per cycle"): the
-//! handoff costs a few microseconds a cycle, so it pays on large networks
-//! (a `torus:32x32` cycle is about 100 µs) and not on small ones.
+//! hand-off and the work that stays on one thread cost about a
+//! microsecond a cycle, so it pays on large networks (a `torus:32x32`
+//! cycle is about 100 µs) and not on small ones (a `torus:8x8` cycle is
+//! about 6 µs).
 
 use super::allocation::{Hot, allocate_span};
 use super::lane::{Lane, Shared};
+use super::unchecked::at;
 use super::{
     Flit, FlitEvent, InChannel, InputQueued, InputVc, Inputs, OutChannel, OutputVc, Proposal,
     arrive,
@@ -47,6 +50,7 @@ use crate::sim::endpoints::{Endpoints, Faulted};
 use crate::sim::helper_thread::HelperThread;
 use crate::sim::shared_hops::{SharedHops, end_shared_hops};
 use crate::sim::timewheel::TimeWheel;
+use crate::topology::Endpoint;
 
 /// The upper half's own time wheels and scratch, and where the halves
 /// meet.
@@ -60,10 +64,25 @@ pub(super) struct TwoThreads {
     credit_wheel: TimeWheel<u32>,
     proposal: Vec<Proposal>,
     order: Vec<(u64, u32)>,
-    /// Each block's arrivals of the cycle, taken off its wheel before the
-    /// halves start (kept for their allocations).
-    due: Vec<Vec<FlitEvent>>,
+    /// Each block's arrivals of the cycle, taken off the calling thread's
+    /// wheel (the hosts' and the lower half's sends) and off this one's
+    /// (the upper half's) before the halves start, in that order (switch
+    /// order); kept for their allocations.
+    due: Vec<[Vec<FlitEvent>; 2]>,
+    /// Per output VC (channel · V + vc): which thread adds the credits
+    /// that come back to it, [`LOWER`] or [`UPPER`] (its channel's
+    /// upstream switch's half, which alone reads and writes it in
+    /// allocation), or [`HOSTS`] (an injection channel: the calling
+    /// thread, before the hosts inject).
+    credit_owner: Vec<u8>,
 }
+
+/// [`TwoThreads::credit_owner`]: the lower half's thread.
+const LOWER: u8 = 0;
+/// The upper half's thread.
+const UPPER: u8 = 1;
+/// The calling thread, before injection.
+const HOSTS: u8 = 2;
 
 /// The router's per-channel and per-switch arrays as both halves hold them
 /// while they run.
@@ -91,7 +110,12 @@ struct Half<'a> {
     order: &'a mut Vec<(u64, u32)>,
     /// Its blocks and their arrivals.
     blocks: std::ops::Range<usize>,
-    due: &'a [Vec<FlitEvent>],
+    due: &'a [[Vec<FlitEvent>; 2]],
+    /// The credits due now, and which of them are its own
+    /// ([`TwoThreads::credit_owner`]).
+    credits: &'a [u32],
+    credit_owner: &'a [u8],
+    me: u8,
 }
 
 /// The router's settings and read-only tables, shared by both halves.
@@ -145,6 +169,20 @@ impl TwoThreads {
         // The block boundary nearest n / 2.
         let first_upper_block = ((n as f64 / 2.0) / f64::from(1u32 << bits)).round() as usize;
         let first_upper_block = first_upper_block.clamp(1, blocks - 1);
+        let split = first_upper_block << bits;
+        let credit_owner = m
+            .net
+            .channels()
+            .iter()
+            .flat_map(|c| {
+                let owner = match c.src {
+                    Endpoint::Switch { switch, .. } if (switch as usize) < split => LOWER,
+                    Endpoint::Switch { .. } => UPPER,
+                    Endpoint::Host { .. } => HOSTS,
+                };
+                std::iter::repeat_n(owner, m.v)
+            })
+            .collect();
         Ok(Some(TwoThreads {
             helper,
             first_upper_block,
@@ -153,24 +191,61 @@ impl TwoThreads {
             credit_wheel: TimeWheel::new(max_delay),
             proposal: m.proposal.clone(),
             order: Vec::with_capacity(m.order.capacity()),
-            due: vec![Vec::new(); blocks],
+            due: vec![[Vec::new(), Vec::new()]; blocks],
+            credit_owner,
         }))
+    }
+
+    /// Move the upper half's pending sends to switches onto `m`'s wheels,
+    /// behind the calling thread's in every bucket (switch order): before
+    /// a cycle on one thread, or when two threads stop.
+    pub(super) fn merge_pending(&mut self, m: &mut InputQueued) {
+        for (mine, theirs) in m.block_wheels.iter_mut().zip(&mut self.block_wheels) {
+            mine.append_all_from(theirs);
+        }
+    }
+
+    /// The upper half's wheels of pending sends to switches (invariant
+    /// checks).
+    pub(super) fn wheels(&self) -> impl Iterator<Item = &TimeWheel<FlitEvent>> {
+        self.block_wheels.iter()
+    }
+
+    /// The credits due now (`credits`, output VCs) whose channels come
+    /// from hosts (`hosts`) or from switches (`!hosts`): the former before
+    /// the hosts inject, the latter when a cycle that began for two
+    /// threads ends on one (credits add up: their order changes nothing).
+    #[inline(never)]
+    pub(super) fn add_credits(&self, credits: &[u32], ovc: &mut [OutputVc], hosts: bool) {
+        for &o in credits {
+            if (self.credit_owner[o as usize] == HOSTS) == hosts {
+                ovc[o as usize].credits += 1;
+            }
+        }
     }
 
     /// Cycle `now`'s arrivals at switches and allocation, on two threads
     /// (see the module's documentation); `ep` must allow
     /// [`Endpoints::shared_hops`]. The error is the first routing fault in
     /// switch order.
+    /// `credits` are the credits due now; those to hosts' channels are
+    /// added already ([`TwoThreads::add_credits`]), each half adds its own
+    /// switches' before its first arrival.
+    /// Out of line: inlined into `InputQueued::step` it changed how the
+    /// one-thread loop beside it is compiled.
+    #[inline(never)]
     pub(super) fn allocate<const PREFETCH: bool>(
         &mut self,
         m: &mut InputQueued,
         now: u64,
+        credits: &[u32],
         ep: &mut Endpoints,
     ) -> Result<(), Faulted> {
         let blocks = m.block_wheels.len();
         debug_assert_eq!(self.due.len(), blocks);
-        for (b, due) in self.due.iter_mut().enumerate() {
-            *due = m.block_wheels[b].take(now);
+        for (b, [lower, upper]) in self.due.iter_mut().enumerate() {
+            *lower = m.block_wheels[b].take(now);
+            *upper = self.block_wheels[b].take(now);
         }
         let lanes = Lanes {
             inch: Lane::new(&mut m.inch),
@@ -210,6 +285,9 @@ impl TwoThreads {
             order: &mut m.order,
             blocks: 0..self.first_upper_block,
             due: lower_due,
+            credits,
+            credit_owner: &self.credit_owner,
+            me: LOWER,
         };
         let upper = Half {
             m: &settings,
@@ -220,6 +298,9 @@ impl TwoThreads {
             order: &mut self.order,
             blocks: self.first_upper_block..blocks,
             due: upper_due,
+            credits,
+            credit_owner: &self.credit_owner,
+            me: UPPER,
         };
         let Some([hops_lower, hops_upper]) = SharedHops::pair(ep) else {
             unreachable!("two threads only where the endpoint layer allows shared hops");
@@ -232,16 +313,17 @@ impl TwoThreads {
             || run_half::<PREFETCH>(lower, lanes, now, &mut hops_lower),
         );
         let (out_lower, out_upper) = (hops_lower.outcome(), hops_upper.outcome());
-        // The upper half's sends after the lower half's, in every bucket
-        // they went to: switch order, as one thread would have them.
-        let (l, s) = (m.link_latency, m.switch_delay);
-        for (mine, theirs) in m.block_wheels.iter_mut().zip(&mut self.block_wheels) {
-            mine.append_from(theirs, now + l + s);
-        }
+        // The upper half's sends to hosts and its credits after the lower
+        // half's (switch order, as one thread would have them); its sends
+        // to switches stay on its own wheels, read after the calling
+        // thread's ([`TwoThreads::due`]), so no thread reads the other's
+        // records but at the halves' boundary.
+        let l = m.link_latency;
         m.flit_wheel.append_from(&mut self.flit_wheel, now + l);
         m.credit_wheel.append_from(&mut self.credit_wheel, now + l);
-        for (b, due) in self.due.iter_mut().enumerate() {
-            m.block_wheels[b].give_back(now, std::mem::take(due));
+        for (b, [lower, upper]) in self.due.iter_mut().enumerate() {
+            m.block_wheels[b].give_back(now, std::mem::take(lower));
+            self.block_wheels[b].give_back(now, std::mem::take(upper));
         }
         let ended = end_shared_hops(ep, now, [out_lower, out_upper]);
         r_lower.and(r_upper).and(ended)
@@ -266,25 +348,38 @@ fn run_half<const PREFETCH: bool>(
         order,
         blocks,
         due,
+        credits,
+        credit_owner,
+        me,
     } = half;
     let mut l = lanes;
     let ovc = l.ovc.as_cells();
+    for &o in credits {
+        if credit_owner[o as usize] == me {
+            let c = at(ovc, o as usize);
+            let mut x = c.get();
+            x.credits += 1;
+            c.set(x);
+        }
+    }
     let mut result = Ok(());
     let mut in_network = 0u64;
     for b in blocks.clone() {
-        let inputs = Inputs::<Shared> {
-            v: m.v,
-            depth: m.depth,
-            w: m.port_words,
-            first_ejection: m.first_ejection,
-            ivcs: &mut l.ivcs,
-            flits: &mut l.flits,
-            inch: &mut l.inch,
-            sw_flits: &mut l.sw_flits,
-            busy: &mut l.busy,
-            in_network: &mut in_network,
-        };
-        arrive::<PREFETCH, Shared, SharedHops>(now, &due[b - blocks.start], inputs, ep);
+        for due in &due[b - blocks.start] {
+            let inputs = Inputs::<Shared> {
+                v: m.v,
+                depth: m.depth,
+                w: m.port_words,
+                first_ejection: m.first_ejection,
+                ivcs: &mut l.ivcs,
+                flits: &mut l.flits,
+                inch: &mut l.inch,
+                sw_flits: &mut l.sw_flits,
+                busy: &mut l.busy,
+                in_network: &mut in_network,
+            };
+            arrive::<PREFETCH, Shared, SharedHops>(now, due, inputs, ep);
+        }
         if result.is_err() {
             continue;
         }
