@@ -50,11 +50,17 @@ pub struct SimArgs {
     #[arg(long, conflicts_with_all = ["json", "compare"])]
     pub digest: bool,
     /// Threads that allocate each cycle's switches: 1, or 2 for the
-    /// input-queued model's deterministic wormhole router with table
-    /// routings (DOR, D-mod-k...), where it pays on large networks. The
-    /// results are the same, bit for bit; only the speed changes.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    /// input-queued model's default wormhole router with a routing that
+    /// answers from a table (DOR), where it pays on large networks (other
+    /// runs use one). The results are the same, bit for bit; only the speed
+    /// changes.
+    #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true, value_parser = parse_engine_threads)]
     pub engine_threads: u8,
+}
+
+/// `--engine-threads`: 1 or 2.
+fn parse_engine_threads(s: &str) -> Result<u8, String> {
+    super::args::parse_whole(s, 1, 2).map(|n| n as u8)
 }
 
 /// `sim --json` output for several routings.
