@@ -24,11 +24,15 @@ fn scenario(topology: &str, load: f64) -> Scenario {
     }
 }
 
-/// `s` built and run for its warm-up and cycles on `threads` threads,
-/// with the invariants checked on the way.
+/// `s` built and run for its warm-up and cycles on `threads` threads
+/// (every cycle split between two: these networks hold fewer flits than
+/// the default threshold), with the invariants checked on the way.
 fn run(s: &Scenario, threads: usize) -> Simulation {
     let mut sim = s.build().unwrap();
     sim.set_engine_threads(threads).unwrap();
+    if threads == 2 {
+        sim.set_engine_split_from(0).unwrap();
+    }
     let total = s.warmup + s.cycles;
     sim.run_for(total / 2).unwrap();
     sim.check_invariants().unwrap();
@@ -130,6 +134,9 @@ fn two_threads_change_no_result_across_routing_swaps() {
     let swapped = |threads: usize| {
         let mut sim = s.build().unwrap();
         sim.set_engine_threads(threads).unwrap();
+        if threads == 2 {
+            sim.set_engine_split_from(0).unwrap();
+        }
         sim.run_for(300).unwrap();
         let net = sim.network().clone();
         for (routing, cycles) in [("val", 300), ("dor", 300), ("romm", 200)] {
@@ -148,6 +155,39 @@ fn two_threads_change_no_result_across_routing_swaps() {
 }
 
 #[test]
+fn two_threads_change_no_result_when_cycles_go_from_one_thread_to_two_and_back() {
+    // Split from 150 flits in the network, back to one thread below 100:
+    // the load goes up and down so that the run crosses both, several
+    // times, with flits on their way when it does.
+    let s = scenario("torus:8x8", 0.25);
+    let run = |threads: usize| {
+        let mut sim = s.build().unwrap();
+        sim.set_engine_threads(threads).unwrap();
+        if threads == 2 {
+            sim.set_engine_split_from(150).unwrap();
+        }
+        let mut in_flight = Vec::new();
+        for load in [0.25, 0.01, 0.3, 0.02, 0.25, 0.0, 0.3] {
+            sim.set_load(load);
+            for _ in 0..12 {
+                sim.run_for(10).unwrap();
+                in_flight.push(sim.in_flight_flits());
+                sim.check_invariants().unwrap();
+            }
+        }
+        (sim, in_flight)
+    };
+    let (one, in_flight) = run(1);
+    let (two, _) = run(2);
+    let crossings = in_flight
+        .windows(2)
+        .filter(|w| (w[0] < 100) != (w[1] < 100) || (w[0] < 150) != (w[1] < 150))
+        .count();
+    assert!(crossings >= 6, "{in_flight:?}");
+    assert_eq!(two.digest(), one.digest());
+}
+
+#[test]
 fn engine_threads_other_than_one_or_two_or_after_the_start_are_refused() {
     let s = scenario("torus:4x4", 0.2);
     let mut sim = s.build().unwrap();
@@ -155,6 +195,8 @@ fn engine_threads_other_than_one_or_two_or_after_the_start_are_refused() {
         let e = sim.set_engine_threads(bad).unwrap_err();
         assert!(e.contains(&bad.to_string()) && e.contains("1 or 2"), "{e}");
     }
+    let e = sim.set_engine_split_from(0).unwrap_err();
+    assert!(e.contains("two engine threads"), "{e}");
     sim.run_for(10).unwrap();
     let e = sim.set_engine_threads(2).unwrap_err();
     assert!(e.contains("before the first cycle"), "{e}");

@@ -306,6 +306,14 @@ impl Simulation {
         self.model.set_engine_threads(threads)
     }
 
+    /// With two engine threads, split each cycle between them from `flits`
+    /// flits in the network on (0: every cycle) instead of the measured
+    /// default (1 536, and back to one thread below 1 024); for measuring
+    /// and tests. The results are the same whatever it is.
+    pub fn set_engine_split_from(&mut self, flits: u64) -> Result<(), String> {
+        self.model.set_engine_split_from(flits)
+    }
+
     /// Change the offered load from the current cycle on.
     pub fn set_load(&mut self, load: f64) {
         self.ep

@@ -71,6 +71,11 @@ pub trait SwitchModel: Send {
             )),
         }
     }
+    /// With two engine threads, split cycles from `flits` flits in the
+    /// network on (measuring and tests; no result changes).
+    fn set_engine_split_from(&mut self, _flits: u64) -> Result<(), String> {
+        Err("engine split: only with two engine threads".into())
+    }
     /// A measurement window closed at `now` (for the model's own curves).
     fn close_window(&mut self, _now: u64) {}
     /// The model itself, for views of what only it has (e.g.

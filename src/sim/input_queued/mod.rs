@@ -493,6 +493,20 @@ impl InputQueued {
         }
     }
 
+    /// With two engine threads, split cycles from `flits` flits in the
+    /// network on (0: every cycle) instead of the measured default
+    /// (`two_threads::FROM_FLITS`); for measuring and tests. The results
+    /// are the same whatever it is.
+    pub fn set_engine_split_from(&mut self, flits: u64) -> Result<(), String> {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(two) = &mut self.two {
+            two.split_from(flits);
+            return Ok(());
+        }
+        let _ = flits;
+        Err("engine split: only with two engine threads (set_engine_threads(2))".into())
+    }
+
     /// Whether this cycle's allocation is the deterministic wormhole
     /// router's ([`InputQueued::allocate`]'s `FAST`): no acknowledgement
     /// class, rotating priorities, wormhole switching without waiting for
@@ -514,7 +528,8 @@ impl InputQueued {
     /// One cycle with the switch allocation on two threads
     /// ([`InputQueued::set_engine_threads`], `two_threads`), or None (and
     /// nothing done) when this cycle's router or endpoint layer does not
-    /// allow it. Out of line, so that the one-thread loop in
+    /// allow it, or when too few flits are in the network for a second
+    /// thread to pay (`two_threads::FROM_FLITS`). Out of line, so that the one-thread loop in
     /// [`SwitchModel::step`] is compiled as it was without it.
     #[cfg(not(target_arch = "wasm32"))]
     #[inline(never)]
@@ -523,7 +538,12 @@ impl InputQueued {
         now: u64,
         ep: &mut Endpoints,
     ) -> Option<Result<(), SimError>> {
-        if !(self.fast_router(ep) && ep.has_tables() && ep.hops_can_be_shared()) {
+        let in_network = self.in_network;
+        if !(self.two.as_mut()?.split_now(in_network)
+            && self.fast_router(ep)
+            && ep.has_tables()
+            && ep.hops_can_be_shared())
+        {
             return None;
         }
         let mut two = self.two.take()?;
@@ -912,6 +932,10 @@ impl SwitchModel for InputQueued {
 
     fn set_engine_threads(&mut self, threads: usize) -> Result<(), String> {
         InputQueued::set_engine_threads(self, threads)
+    }
+
+    fn set_engine_split_from(&mut self, flits: u64) -> Result<(), String> {
+        InputQueued::set_engine_split_from(self, flits)
     }
 
     fn channel_occupancy(&self) -> Vec<u32> {

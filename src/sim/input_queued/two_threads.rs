@@ -52,11 +52,33 @@ use crate::sim::shared_hops::{SharedHops, end_shared_hops};
 use crate::sim::timewheel::TimeWheel;
 use crate::topology::Endpoint;
 
+/// Flits in the network from which cycles are split between two threads,
+/// and below which, once split, they go back to one (the results are the
+/// same either way). A cycle's work follows the flits in flight, and the
+/// hand-off and the cache lines the threads pass each other cost a few
+/// microseconds a cycle. On this project's machine (one thread against two,
+/// alternating; docs/performance.md, "Two threads per cycle"), two threads
+/// ran `torus:8x8` at load 0.3 (about 230 flits in the network) at 0.6-0.8
+/// times one thread's speed and `torus:16x16` at 0.2 (about 950) at
+/// 0.6-0.8, and `torus:32x32` at 0.05 (about 1 800) at 1.3-1.7 times, at 0.1
+/// (about 3 800) at 1.4-1.6 times. The gap between the two counts keeps a
+/// run near the threshold from switching every few cycles.
+pub(super) const FROM_FLITS: u64 = 1536;
+/// See [`FROM_FLITS`].
+pub(super) const DOWN_TO_FLITS: u64 = 1024;
+
 /// The upper half's own time wheels and scratch, and where the halves
 /// meet.
 pub(super) struct TwoThreads {
     /// The thread that allocates the upper half.
     helper: HelperThread,
+    /// Whether the last cycle was split, and the flits in the network from
+    /// which cycles split and down to which they stay split
+    /// ([`FROM_FLITS`], [`DOWN_TO_FLITS`] unless set for measuring or
+    /// tests: [`TwoThreads::split_from`]).
+    split: bool,
+    from_flits: u64,
+    down_to_flits: u64,
     /// The first block of the upper half.
     first_upper_block: usize,
     flit_wheel: TimeWheel<FlitEvent>,
@@ -185,6 +207,9 @@ impl TwoThreads {
             .collect();
         Ok(Some(TwoThreads {
             helper,
+            split: false,
+            from_flits: FROM_FLITS,
+            down_to_flits: DOWN_TO_FLITS,
             first_upper_block,
             flit_wheel: TimeWheel::new(max_delay),
             block_wheels: vec![TimeWheel::new(max_delay); blocks],
@@ -194,6 +219,25 @@ impl TwoThreads {
             due: vec![[Vec::new(), Vec::new()]; blocks],
             credit_owner,
         }))
+    }
+
+    /// Whether cycle `now`, with `in_network` flits in the network, is
+    /// split ([`FROM_FLITS`]); remembered for the next.
+    pub(super) fn split_now(&mut self, in_network: u64) -> bool {
+        self.split = in_network
+            >= if self.split {
+                self.down_to_flits
+            } else {
+                self.from_flits
+            };
+        self.split
+    }
+
+    /// Split cycles from `flits` flits in the network on (0: every cycle),
+    /// and go back to one thread below two thirds of it.
+    pub(super) fn split_from(&mut self, flits: u64) {
+        self.from_flits = flits;
+        self.down_to_flits = flits / 3 * 2;
     }
 
     /// Move the upper half's pending sends to switches onto `m`'s wheels,
