@@ -8,6 +8,7 @@
 //! one (only the speed would change); counts other than 1 and 2 are
 //! refused, as is a change after the first cycle.
 
+use crate::support::routelab;
 use routelab::scenario::Scenario;
 use routelab::sim::Simulation;
 
@@ -218,4 +219,36 @@ fn other_switch_models_accept_one_engine_thread_only() {
     sim.set_engine_threads(1).unwrap();
     let e = sim.set_engine_threads(2).unwrap_err();
     assert!(e.contains("engine threads") && e.contains("(1)"), "{e}");
+}
+
+#[test]
+fn sim_with_two_engine_threads_prints_the_same_run() {
+    // 576 switches at 0.25 (beyond saturation): over 3 000 flits in the
+    // network by the end, so most of its cycles are split (from 1 536 on).
+    let run = |threads: &str| {
+        let (code, out, err) = routelab(&[
+            "sim",
+            "--topology",
+            "torus:24x24",
+            "--load",
+            "0.25",
+            "--cycles",
+            "300",
+            "--warmup",
+            "100",
+            "--engine-threads",
+            threads,
+            "--digest",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v["digest"].as_str().unwrap().to_string()
+    };
+    assert_eq!(run("2"), run("1"));
+    let (code, _, err) = routelab(&["sim", "--topology", "torus:4x4", "--engine-threads", "3"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--engine-threads") && err.contains("accepted 1..=2"),
+        "{err}"
+    );
 }

@@ -51,9 +51,9 @@ pub struct SimArgs {
     pub digest: bool,
     /// Threads that allocate each cycle's switches: 1, or 2 for the
     /// input-queued model's default wormhole router with a routing that
-    /// answers from a table (DOR), where it pays on large networks (other
-    /// runs use one). The results are the same, bit for bit; only the speed
-    /// changes.
+    /// answers from a table (DOR), in cycles with at least about 1 500
+    /// flits in the network (other runs and cycles use one). The results
+    /// are the same, bit for bit; only the speed changes.
     #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true, value_parser = parse_engine_threads)]
     pub engine_threads: u8,
 }
