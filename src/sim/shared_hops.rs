@@ -53,7 +53,14 @@ pub(crate) struct HopsOutcome {
 impl<'a> SharedHops<'a> {
     /// The two threads' views of the endpoint layer for one cycle, or None
     /// when [`Endpoints::hops_can_be_shared`] is false.
-    pub(crate) fn pair(ep: &'a mut Endpoints) -> Option<[SharedHops<'a>; 2]> {
+    ///
+    /// # Safety
+    ///
+    /// The two threads route only heads at their own switches and count
+    /// only their own switches' output channels (the type's documentation),
+    /// so that no packet record or channel counter is written by both.
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn pair(ep: &'a mut Endpoints) -> Option<[SharedHops<'a>; 2]> {
         let HopParts {
             packets,
             channels,

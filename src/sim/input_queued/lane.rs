@@ -20,9 +20,16 @@ pub(super) struct Lane<T> {
 }
 
 impl<T> Lane<T> {
-    /// A lane over `s`, valid as long as `s` is neither moved nor borrowed
-    /// otherwise (the caller's promise, [`super::two_threads`]).
-    pub(super) fn new(s: &mut [T]) -> Self {
+    /// A lane over `s`.
+    ///
+    /// # Safety
+    ///
+    /// Until the last use of the lane and its copies, `s` is neither moved,
+    /// freed nor borrowed otherwise, and the threads holding copies touch
+    /// disjoint elements (the type's invariant; `super::two_threads` says
+    /// why each array keeps it).
+    #[allow(unsafe_code)]
+    pub(super) unsafe fn new(s: &mut [T]) -> Self {
         Lane {
             ptr: s.as_mut_ptr(),
             len: s.len(),

@@ -291,16 +291,23 @@ impl TwoThreads {
             *lower = m.block_wheels[b].take(now);
             *upper = self.block_wheels[b].take(now);
         }
-        let lanes = Lanes {
-            inch: Lane::new(&mut m.inch),
-            busy: Lane::new(&mut m.busy),
-            flits: Lane::new(&mut m.flits),
-            ivcs: Lane::new(&mut m.ivc),
-            cands: Lane::new(&mut m.cands),
-            outch: Lane::new(&mut m.outch),
-            sw_flits: Lane::new(&mut m.sw_flits),
-            sw_rr: Lane::new(&mut m.sw_rr),
-            ovc: Lane::new(&mut m.ovc),
+        // SAFETY: the arrays are neither moved nor borrowed otherwise until
+        // both halves are done (this function holds `m` and touches them
+        // again only after the join), and each half touches only its own
+        // switches' elements (the module's documentation).
+        #[allow(unsafe_code)]
+        let lanes = unsafe {
+            Lanes {
+                inch: Lane::new(&mut m.inch),
+                busy: Lane::new(&mut m.busy),
+                flits: Lane::new(&mut m.flits),
+                ivcs: Lane::new(&mut m.ivc),
+                cands: Lane::new(&mut m.cands),
+                outch: Lane::new(&mut m.outch),
+                sw_flits: Lane::new(&mut m.sw_flits),
+                sw_rr: Lane::new(&mut m.sw_rr),
+                ovc: Lane::new(&mut m.ovc),
+            }
         };
         let settings = Settings {
             v: m.v,
@@ -346,7 +353,10 @@ impl TwoThreads {
             credit_owner: &self.credit_owner,
             me: UPPER,
         };
-        let Some([hops_lower, hops_upper]) = SharedHops::pair(ep) else {
+        // SAFETY: each half routes only the heads at its own switches and
+        // counts only its own switches' output channels.
+        #[allow(unsafe_code)]
+        let Some([hops_lower, hops_upper]) = (unsafe { SharedHops::pair(ep) }) else {
             unreachable!("two threads only where the endpoint layer allows shared hops");
         };
         let (mut hops_lower, mut hops_upper) = (hops_lower, hops_upper);
