@@ -29,6 +29,20 @@ fn canonical_routing(routing: &mut String, sim: &Simulation) {
     }
 }
 
+/// `scenario`'s simulation, on two engine threads on the desktop
+/// ([`Simulation::set_engine_threads`]: the same results; cycles with few
+/// flits in the network, small networks' all, stay on one), on one in the
+/// browser.
+fn build(scenario: &Scenario) -> Result<Simulation, String> {
+    #[allow(unused_mut)]
+    let mut sim = scenario.build().map_err(|e| e.to_string())?;
+    // A model without a second thread, or a system that would not start
+    // one, keeps the one it has.
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = sim.set_engine_threads(2);
+    Ok(sim)
+}
+
 impl Session {
     /// Build the scenario; an error lists every problem and builds nothing.
     ///
@@ -40,7 +54,7 @@ impl Session {
     /// `tests/routing_names.rs` checks that every such name builds the same
     /// routing, with the same results.
     pub fn new(mut scenario: Scenario) -> Result<Session, String> {
-        let sim = scenario.build().map_err(|e| e.to_string())?;
+        let sim = build(&scenario)?;
         canonical_routing(&mut scenario.routing, &sim);
         Ok(Session {
             scenario,
@@ -65,8 +79,8 @@ impl Session {
                     routing: r.clone(),
                     ..self.scenario.clone()
                 };
-                let sim_b = b.build().map_err(|e| e.to_string())?;
-                self.sim = self.scenario.build().map_err(|e| e.to_string())?;
+                let sim_b = build(&b)?;
+                self.sim = build(&self.scenario)?;
                 let mut r = r;
                 canonical_routing(&mut r, &sim_b);
                 self.compare = Some(sim_b);
@@ -79,16 +93,12 @@ impl Session {
 
     /// Rebuild at cycle 0 (same seed, same compare routing).
     pub fn reset(&mut self) -> Result<(), String> {
-        let sim = self.scenario.build().map_err(|e| e.to_string())?;
+        let sim = build(&self.scenario)?;
         let compare = match &self.compare_routing {
-            Some(r) => Some(
-                Scenario {
-                    routing: r.clone(),
-                    ..self.scenario.clone()
-                }
-                .build()
-                .map_err(|e| e.to_string())?,
-            ),
+            Some(r) => Some(build(&Scenario {
+                routing: r.clone(),
+                ..self.scenario.clone()
+            })?),
             None => None,
         };
         self.sim = sim;
