@@ -4,11 +4,20 @@
 use super::playback::FramePlan;
 use crate::routing::RoutingSpec;
 use crate::scenario::Scenario;
-use crate::sim::Simulation;
+use crate::sim::{SimError, Simulation};
 use web_time::{Duration, Instant};
 
 /// One simulation, or two (A and B) built from the same scenario and seed
 /// with different routings, stepped in lockstep.
+///
+/// On the desktop a lone run splits its cycles between two engine threads
+/// ([`Simulation::set_engine_threads`]); when comparing, each run keeps one
+/// engine thread and the two runs step side by side instead, B on a
+/// helper thread while A steps on the caller's, cycle by cycle
+/// ([`Session::run_sampled`]). Each run is its own simulation with its own
+/// random streams, so either way the results are those of stepping them
+/// one after the other; only the speed changes (docs/performance.md,
+/// "Comparing two runs on two cores").
 pub struct Session {
     /// The scenario the simulations were built from.
     pub scenario: Scenario,
@@ -18,6 +27,10 @@ pub struct Session {
     /// Routing spec of B.
     pub compare_routing: Option<String>,
     rate: CycleRate,
+    /// Steps B beside A when comparing (desktop; `None` when the system
+    /// would not start a thread: the runs then step one after the other).
+    #[cfg(not(target_arch = "wasm32"))]
+    beside: Option<crate::sim::HelperThread>,
 }
 
 /// Rename `routing` to the name `sim`'s routing goes by, when that name
@@ -29,17 +42,22 @@ fn canonical_routing(routing: &mut String, sim: &Simulation) {
     }
 }
 
-/// `scenario`'s simulation, on two engine threads on the desktop
-/// ([`Simulation::set_engine_threads`]: the same results; cycles with few
-/// flits in the network, small networks' all, stay on one), on one in the
-/// browser.
-fn build(scenario: &Scenario) -> Result<Simulation, String> {
+/// `scenario`'s simulation: on the desktop a run alone (`alone`) on two
+/// engine threads ([`Simulation::set_engine_threads`]: the same results;
+/// cycles with few flits in the network, small networks' all, stay on
+/// one), a run compared with another on one (the two runs take a core
+/// each, [`Session`]); in the browser on one.
+fn build(scenario: &Scenario, alone: bool) -> Result<Simulation, String> {
     #[allow(unused_mut)]
     let mut sim = scenario.build().map_err(|e| e.to_string())?;
     // A model without a second thread, or a system that would not start
     // one, keeps the one it has.
     #[cfg(not(target_arch = "wasm32"))]
-    let _ = sim.set_engine_threads(2);
+    if alone {
+        let _ = sim.set_engine_threads(2);
+    }
+    #[cfg(target_arch = "wasm32")]
+    let _ = alone;
     Ok(sim)
 }
 
@@ -54,7 +72,7 @@ impl Session {
     /// `tests/routing_names.rs` checks that every such name builds the same
     /// routing, with the same results.
     pub fn new(mut scenario: Scenario) -> Result<Session, String> {
-        let sim = build(&scenario)?;
+        let sim = build(&scenario, true)?;
         canonical_routing(&mut scenario.routing, &sim);
         Ok(Session {
             scenario,
@@ -62,6 +80,8 @@ impl Session {
             compare: None,
             compare_routing: None,
             rate: CycleRate::default(),
+            #[cfg(not(target_arch = "wasm32"))]
+            beside: None,
         })
     }
 
@@ -70,8 +90,14 @@ impl Session {
     pub fn set_compare(&mut self, routing: Option<String>) -> Result<(), String> {
         match routing {
             None => {
+                // Run A goes on as it was built (on one engine thread, if
+                // it was compared; the next reset builds it alone).
                 self.compare = None;
                 self.compare_routing = None;
+                #[cfg(not(target_arch = "wasm32"))]
+                {
+                    self.beside = None;
+                }
                 Ok(())
             }
             Some(r) => {
@@ -79,13 +105,17 @@ impl Session {
                     routing: r.clone(),
                     ..self.scenario.clone()
                 };
-                let sim_b = build(&b)?;
-                self.sim = build(&self.scenario)?;
+                let sim_b = build(&b, false)?;
+                self.sim = build(&self.scenario, false)?;
                 let mut r = r;
                 canonical_routing(&mut r, &sim_b);
                 self.compare = Some(sim_b);
                 self.compare_routing = Some(r);
                 self.rate = CycleRate::default();
+                #[cfg(not(target_arch = "wasm32"))]
+                if self.beside.is_none() {
+                    self.beside = crate::sim::HelperThread::new().ok();
+                }
                 Ok(())
             }
         }
@@ -93,12 +123,16 @@ impl Session {
 
     /// Rebuild at cycle 0 (same seed, same compare routing).
     pub fn reset(&mut self) -> Result<(), String> {
-        let sim = build(&self.scenario)?;
+        let alone = self.compare_routing.is_none();
+        let sim = build(&self.scenario, alone)?;
         let compare = match &self.compare_routing {
-            Some(r) => Some(build(&Scenario {
-                routing: r.clone(),
-                ..self.scenario.clone()
-            })?),
+            Some(r) => Some(build(
+                &Scenario {
+                    routing: r.clone(),
+                    ..self.scenario.clone()
+                },
+                false,
+            )?),
             None => None,
         };
         self.sim = sim;
@@ -172,8 +206,7 @@ impl Session {
         'outer: while done < plan.cycles {
             let n = chunk.min(plan.cycles - done);
             for _ in 0..n {
-                let a = self.sim.step();
-                let b = self.compare.as_mut().map(|c| c.step());
+                let (a, b) = self.step_both();
                 done += 1;
                 if a.is_err() || matches!(b, Some(Err(_))) {
                     break 'outer;
@@ -189,6 +222,21 @@ impl Session {
         }
         self.rate.observe(self.sim.now());
         done
+    }
+
+    /// One cycle of A and, when comparing, of B: on the desktop B steps on
+    /// the helper thread while A steps here (each run is its own
+    /// simulation, so the results are those of one after the other).
+    fn step_both(&mut self) -> (Result<(), SimError>, Option<Result<(), SimError>>) {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let (Some(b), Some(beside)) = (self.compare.as_mut(), self.beside.as_ref()) {
+            let a = &mut self.sim;
+            let mut from_b = Ok(());
+            let from_a = beside.join(|| from_b = b.step(), || a.step());
+            return (from_a, Some(from_b));
+        }
+        let a = self.sim.step();
+        (a, self.compare.as_mut().map(Simulation::step))
     }
 
     /// Simulated cycles per wall-clock second, over the last second or so.
@@ -319,6 +367,64 @@ mod tests {
             |_| calls += 1,
         );
         assert_eq!(calls, 0);
+    }
+
+    /// When comparing, B steps on a helper thread beside A (desktop), each
+    /// run on one engine thread; a lone run is built on two. Either way
+    /// every run's digest (every counter, per-channel value and buffer) is
+    /// that of its scenario stepped alone, and the two stay in step, also
+    /// after a reset and across frames of odd sizes.
+    #[test]
+    fn compared_runs_give_what_each_gives_alone() {
+        let sc = Scenario {
+            topology: "torus:8x8".into(),
+            load: 0.4,
+            ..small()
+        };
+        let alone = |routing: &str, cycles: u64| {
+            let mut sim = Scenario {
+                routing: routing.into(),
+                ..sc.clone()
+            }
+            .build()
+            .unwrap();
+            for _ in 0..cycles {
+                sim.step().unwrap();
+            }
+            sim.digest()
+        };
+        let same = |run: &Simulation, routing: &str| {
+            let d = alone(routing, run.now());
+            assert_eq!(run.digest().first_difference(&d), None, "{routing}");
+        };
+        let mut s = Session::new(sc.clone()).unwrap();
+        s.set_compare(Some("dor:tie=random".into())).unwrap();
+        #[cfg(not(target_arch = "wasm32"))]
+        assert!(s.beside.is_some(), "a helper thread steps B");
+        for n in [1, 37, 500, 1462] {
+            s.run(FramePlan {
+                cycles: n,
+                budget_ms: u32::MAX,
+            });
+        }
+        assert_eq!(s.now(), 2000);
+        assert_eq!(s.compare.as_ref().unwrap().now(), 2000);
+        same(&s.sim, &sc.routing);
+        same(s.compare.as_ref().unwrap(), "dor:tie=random");
+        s.reset().unwrap();
+        s.run(FramePlan {
+            cycles: 300,
+            budget_ms: u32::MAX,
+        });
+        same(&s.sim, &sc.routing);
+        same(s.compare.as_ref().unwrap(), "dor:tie=random");
+        // Back to one run: it goes on alone, on the thread it was built on.
+        s.set_compare(None).unwrap();
+        s.run(FramePlan {
+            cycles: 200,
+            budget_ms: u32::MAX,
+        });
+        same(&s.sim, &sc.routing);
     }
 
     #[test]

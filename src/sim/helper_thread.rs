@@ -1,7 +1,8 @@
 //! A second thread for work that is split in two many thousands of times
-//! a second (one cycle's switch allocation, `input_queued/two_threads.rs`):
-//! [`HelperThread::join`] runs one part on it while the calling thread runs
-//! the other, and returns when both are done.
+//! a second (one cycle's switch allocation, `input_queued/two_threads.rs`;
+//! in the app, one cycle of each of two compared runs,
+//! `app/session.rs`): [`HelperThread::join`] runs one part on it while the
+//! calling thread runs the other, and returns when both are done.
 //!
 //! Why not rayon's `join` or a scope (which the first version used): a
 //! rayon thread that finds no work soon sleeps, and waking it and waiting

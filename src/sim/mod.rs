@@ -49,6 +49,8 @@ pub use digest::{Digest, DigestMismatch};
 pub use endpoints::{Endpoints, Next, QueuedPacket, TrafficConfig};
 pub use engine::Simulation;
 pub use error::SimError;
+#[cfg(all(feature = "gui", not(target_arch = "wasm32")))]
+pub(crate) use helper_thread::HelperThread;
 pub use histogram::Histogram;
 pub use input_queued::InputQueued;
 pub use model::{PortOccupancy, SwitchModel};
