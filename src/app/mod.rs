@@ -50,6 +50,9 @@ pub mod startup;
 mod status_bar;
 pub mod swap_order;
 pub mod sweep;
+pub mod sweep_runner;
+#[cfg(not(target_arch = "wasm32"))]
+mod sweep_threads;
 pub mod theme;
 pub mod tour;
 #[cfg(target_arch = "wasm32")]
@@ -63,7 +66,8 @@ use presets::Preset;
 use serde::{Deserialize, Serialize};
 use session::Session;
 use std::sync::{Arc, Mutex};
-use sweep::{SweepJob, SweepRunner, SweepSettings};
+use sweep::{SweepJob, SweepSettings};
+use sweep_runner::SweepRunner;
 use theme::Theme;
 
 /// Everything a person can ask of the app besides editing fields.

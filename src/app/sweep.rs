@@ -1,11 +1,12 @@
-//! Load sweeps run from the app without freezing it: on a thread natively,
-//! a few milliseconds of cycles per frame on the web (no threads there).
+//! Load sweeps from the app: what a sweep covers, its points, and the job
+//! that runs them one after the other in budgeted slices (the web's
+//! frames). [`super::sweep_runner`] runs a sweep without freezing the app:
+//! natively a point on each core at once (`app/sweep_threads.rs`), on the
+//! web a few milliseconds of cycles per frame (no threads there).
 
 use crate::scenario::Scenario;
 use crate::sim::Simulation;
 use serde::{Deserialize, Serialize};
-use std::sync::{Arc, Mutex};
-use web_time::{Duration, Instant};
 
 /// What a sweep covers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -150,6 +151,17 @@ impl SweepJob {
         })
     }
 
+    /// What the job is to run, for running its points side by side
+    /// (`app/sweep_threads.rs`): the scenario, the measured cycles per
+    /// point, whether a routing stops at its first saturated load, and the
+    /// (routing, load) points in the order this job would run them.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(super) fn into_plan(self) -> (Scenario, u64, bool, Vec<(String, f64)>) {
+        let mut todo = self.todo;
+        todo.reverse();
+        (self.scenario, self.cycles, self.stop_at_saturation, todo)
+    }
+
     /// Run at most `max_cycles` cycles; true when the sweep is finished.
     pub fn work(&mut self, max_cycles: u64) -> bool {
         let mut budget = max_cycles;
@@ -159,12 +171,7 @@ impl SweepJob {
                     self.progress.finished = true;
                     break;
                 };
-                let s = Scenario {
-                    routing: routing.clone(),
-                    load,
-                    ..self.scenario.clone()
-                };
-                match s.build() {
+                match point_simulation(&self.scenario, &routing, load) {
                     Ok(sim) => self.current = Some((routing, load, sim)),
                     Err(e) => {
                         self.progress.error = Some(e.to_string());
@@ -181,15 +188,9 @@ impl SweepJob {
             let failed = sim.run_for(n).is_err();
             budget -= n;
             if failed || sim.now() >= end {
-                let s = sim.summary();
-                let saturated = failed || s.is_saturated();
-                self.progress.points.push(SweepPoint {
-                    routing: routing.clone(),
-                    offered: *load,
-                    accepted: s.accepted,
-                    avg_latency: if failed { f64::NAN } else { s.avg_latency },
-                    saturated,
-                });
+                let point = measured_point(routing, *load, sim, failed);
+                let saturated = point.saturated;
+                self.progress.points.push(point);
                 if saturated && self.stop_at_saturation {
                     // This routing's higher loads would only saturate more.
                     let r = routing.clone();
@@ -204,111 +205,37 @@ impl SweepJob {
     }
 }
 
-/// Runs a [`SweepJob`] in the background.
-#[derive(Default)]
-pub enum SweepRunner {
-    #[default]
-    Idle,
-    /// Natively: a thread works and publishes progress.
-    Thread {
-        shared: Arc<Mutex<SweepProgress>>,
-        cancel: Arc<std::sync::atomic::AtomicBool>,
-    },
-    /// On the web: the app calls [`SweepRunner::tick`] every frame.
-    Frames(Box<SweepJob>),
-    /// A finished (or cancelled) sweep's results.
-    Done(SweepProgress),
+/// The simulation of one point: the scenario with `routing` at `load`
+/// (one engine thread: a sweep's points run side by side instead).
+pub(super) fn point_simulation(
+    scenario: &Scenario,
+    routing: &str,
+    load: f64,
+) -> Result<Simulation, String> {
+    Scenario {
+        routing: routing.into(),
+        load,
+        ..scenario.clone()
+    }
+    .build()
+    .map_err(|e| e.to_string())
 }
 
-/// Wall time given to a frame-budgeted sweep per frame.
-pub const FRAME_BUDGET_MS: u64 = 6;
-
-impl SweepRunner {
-    pub fn start(job: SweepJob) -> SweepRunner {
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            use std::sync::atomic::{AtomicBool, Ordering};
-            let shared = Arc::new(Mutex::new(job.progress.clone()));
-            let cancel = Arc::new(AtomicBool::new(false));
-            let (s, c) = (shared.clone(), cancel.clone());
-            let mut job = job;
-            let spawned = std::thread::Builder::new()
-                .name("routelab-sweep".into())
-                .spawn(move || {
-                    loop {
-                        let done = job.work(2000);
-                        if let Ok(mut p) = s.lock() {
-                            *p = job.progress.clone();
-                        }
-                        if done || c.load(Ordering::Relaxed) {
-                            break;
-                        }
-                    }
-                });
-            match spawned {
-                Ok(_) => SweepRunner::Thread { shared, cancel },
-                Err(e) => SweepRunner::Done(SweepProgress {
-                    error: Some(format!("could not start the sweep thread: {e}")),
-                    finished: true,
-                    ..SweepProgress::default()
-                }),
-            }
-        }
-        #[cfg(target_arch = "wasm32")]
-        {
-            SweepRunner::Frames(Box::new(job))
-        }
-    }
-
-    /// Frame-budgeted work (web) and completion checks; call once a frame.
-    pub fn tick(&mut self) {
-        match self {
-            SweepRunner::Frames(job) => {
-                let start = Instant::now();
-                while start.elapsed() < Duration::from_millis(FRAME_BUDGET_MS) {
-                    if job.work(200) {
-                        break;
-                    }
-                }
-                if job.progress.finished {
-                    *self = SweepRunner::Done(job.progress.clone());
-                }
-            }
-            SweepRunner::Thread { shared, .. } => {
-                let p = shared.lock().map(|p| p.clone()).unwrap_or_default();
-                if p.finished {
-                    *self = SweepRunner::Done(p);
-                }
-            }
-            _ => {}
-        }
-    }
-
-    pub fn cancel(&mut self) {
-        let p = self.progress();
-        if let SweepRunner::Thread { cancel, .. } = self {
-            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-        *self = SweepRunner::Done(SweepProgress {
-            finished: true,
-            ..p
-        });
-    }
-
-    pub fn is_running(&self) -> bool {
-        matches!(self, SweepRunner::Thread { .. } | SweepRunner::Frames(_))
-    }
-
-    /// Results so far.
-    pub fn progress(&self) -> SweepProgress {
-        match self {
-            SweepRunner::Idle => SweepProgress::default(),
-            SweepRunner::Thread { shared, .. } => {
-                shared.lock().map(|p| p.clone()).unwrap_or_default()
-            }
-            SweepRunner::Frames(job) => job.progress.clone(),
-            SweepRunner::Done(p) => p.clone(),
-        }
+/// The point a run ended (`failed`: stopped by a failure, a deadlock or no
+/// route, which counts as saturated, with no latency) or measured.
+pub(super) fn measured_point(
+    routing: &str,
+    load: f64,
+    sim: &Simulation,
+    failed: bool,
+) -> SweepPoint {
+    let s = sim.summary();
+    SweepPoint {
+        routing: routing.into(),
+        offered: load,
+        accepted: s.accepted,
+        avg_latency: if failed { f64::NAN } else { s.avg_latency },
+        saturated: failed || s.is_saturated(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Work that must not hold up a frame: a [`Job`] cut into small steps,
 //! run on a thread of its own natively and a few milliseconds per frame on
 //! the web (no threads there), like the load sweep
-//! ([`crate::app::sweep::SweepRunner`]).
+//! ([`crate::app::sweep_runner::SweepRunner`]).
 //!
 //! The owner asks for a [`Job::Snapshot`] whenever it draws; a cancelled or
 //! dropped [`Background`] tells its thread to stop after the step it is in.

@@ -56,7 +56,8 @@ pub use pair::{MAX_SAMPLES, PairInfo, QuadrantView, SampledPath, sample_paths};
 pub use spec::{analysed_routing, spec_of};
 
 use super::network_view::Selected;
-use super::sweep::{SweepJob, SweepRunner, SweepSettings};
+use super::sweep::{SweepJob, SweepSettings};
+use super::sweep_runner::SweepRunner;
 use crate::analysis::{Cube, DEFAULT_SAMPLES, Law};
 use crate::routing::RoutingSpec;
 use crate::scenario::Scenario;
