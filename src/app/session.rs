@@ -90,13 +90,14 @@ impl Session {
     pub fn set_compare(&mut self, routing: Option<String>) -> Result<(), String> {
         match routing {
             None => {
-                // Run A goes on as it was built (on one engine thread, if
-                // it was compared; the next reset builds it alone).
+                // Run A goes on alone, on two engine threads from the next
+                // cycle (the same results).
                 self.compare = None;
                 self.compare_routing = None;
                 #[cfg(not(target_arch = "wasm32"))]
                 {
                     self.beside = None;
+                    let _ = self.sim.set_engine_threads(2);
                 }
                 Ok(())
             }
@@ -418,7 +419,7 @@ mod tests {
         });
         same(&s.sim, &sc.routing);
         same(s.compare.as_ref().unwrap(), "dor:tie=random");
-        // Back to one run: it goes on alone, on the thread it was built on.
+        // Back to one run: it goes on alone, on two engine threads.
         s.set_compare(None).unwrap();
         s.run(FramePlan {
             cycles: 200,

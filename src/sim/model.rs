@@ -60,8 +60,8 @@ pub trait SwitchModel: Send {
     fn max_load(&self) -> f64 {
         1.0
     }
-    /// Allocate each cycle on `threads` threads (before the first cycle;
-    /// the results are the same, only the speed changes). Only
+    /// Allocate each cycle on `threads` threads from the next cycle on
+    /// (the results are the same, only the speed changes). Only
     /// [`super::InputQueued`] has a second thread; the others accept 1.
     fn set_engine_threads(&mut self, threads: usize) -> Result<(), String> {
         match threads {

@@ -68,6 +68,29 @@ impl<T> TimeWheel<T> {
             }
         }
     }
+    /// Move each event for which `to` names a wheel of `others` (of this
+    /// wheel's size) onto that wheel, in the same cycle's bucket; the moved
+    /// events keep their order on each wheel, behind the events it has,
+    /// and the others stay here in theirs.
+    pub fn move_where(&mut self, others: &mut [TimeWheel<T>], to: impl Fn(&T) -> Option<usize>) {
+        let size = self.buckets.len();
+        for (k, bucket) in self.buckets.iter_mut().enumerate() {
+            if bucket.is_empty() {
+                continue;
+            }
+            let mut kept = Vec::with_capacity(bucket.capacity());
+            for ev in bucket.drain(..) {
+                match to(&ev) {
+                    Some(w) => {
+                        debug_assert_eq!(others[w].buckets.len(), size);
+                        others[w].buckets[k].push(ev);
+                    }
+                    None => kept.push(ev),
+                }
+            }
+            *bucket = kept;
+        }
+    }
     /// Events still pending.
     #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {

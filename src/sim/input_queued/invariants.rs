@@ -125,6 +125,40 @@ impl InputQueued {
         Ok(())
     }
 
+    /// Every flit on its way is on the wheel its arrival is read from:
+    /// with arrival blocks, a flit to a switch on its block's wheel (the
+    /// calling thread's, or with two engine threads the upper half's), any
+    /// other on the flit wheel; without, every flit on the flit wheel.
+    pub(super) fn check_wheels(&self) -> Result<(), String> {
+        let block = |ch: u32| match self.block_of.get(ch as usize) {
+            Some(&b) if b != super::NONE => Some(b as usize),
+            _ => None,
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let upper: Vec<&TimeWheel<super::FlitEvent>> =
+            self.two.iter().flat_map(|two| two.wheels()).collect();
+        #[cfg(target_arch = "wasm32")]
+        let upper: Vec<&TimeWheel<super::FlitEvent>> = Vec::new();
+        let filed = std::iter::once((None, &self.flit_wheel))
+            .chain(
+                self.block_wheels
+                    .iter()
+                    .enumerate()
+                    .map(|(b, w)| (Some(b), w)),
+            )
+            .chain(upper.into_iter().enumerate().map(|(b, w)| (Some(b), w)));
+        for (on, wheel) in filed {
+            if let Some(ev) = wheel.iter().find(|ev| block(ev.ch) != on) {
+                return Err(format!(
+                    "a flit to {} waits on the wheel of block {on:?}, not of block {:?}",
+                    self.net.channel_name(ev.ch),
+                    block(ev.ch)
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The flit wheel and the arrival blocks' wheels (with two engine
     /// threads, the upper half's too).
     fn wheels(&self) -> impl Iterator<Item = &TimeWheel<super::FlitEvent>> {

@@ -481,10 +481,13 @@ impl InputQueued {
             }
             #[cfg(not(target_arch = "wasm32"))]
             2 => {
-                if self.in_network != 0 {
-                    return Err("engine threads are chosen before the first cycle".into());
+                // Mid-run too: the pending sends are all on this model's
+                // wheels, which the first split cycle reads first, as a
+                // cycle after one on one thread does (`use_blocks` files
+                // them by block if the network had none).
+                if self.two.is_none() {
+                    self.two = two_threads::TwoThreads::new(self)?.map(Box::new);
                 }
-                self.two = two_threads::TwoThreads::new(self)?.map(Box::new);
                 Ok(())
             }
             #[cfg(target_arch = "wasm32")]
@@ -579,7 +582,10 @@ impl InputQueued {
     /// Arrival blocks of `block` switches (a power of two; 0: none) if the
     /// network has more than one ([`InputQueued::block_bits`]).
     fn use_blocks(&mut self, block: usize, max_delay: u64) {
-        debug_assert!(self.in_network == 0, "blocks are chosen before a run");
+        debug_assert!(
+            self.block_bits.is_none() || self.in_network == 0,
+            "blocks are changed only before a run"
+        );
         self.block_bits = None;
         self.block_wheels.clear();
         self.block_of.clear();
@@ -597,6 +603,18 @@ impl InputQueued {
                 self.block_of[c.id as usize] = switch >> bits;
             }
         }
+        // Mid-run (two engine threads asked for on a running network):
+        // the flits on their way to switches go to their blocks' wheels,
+        // each block's in the order they were sent, which is the order
+        // they would be on those wheels had the run had blocks from its
+        // start (sends go in switch order either way).
+        let block_of = &self.block_of;
+        self.flit_wheel.move_where(&mut self.block_wheels, |ev| {
+            match block_of[ev.ch as usize] {
+                NONE => None,
+                b => Some(b as usize),
+            }
+        });
     }
 
     /// Bytes of the per-channel state that flits touch on every hop: flit
@@ -989,6 +1007,7 @@ impl SwitchModel for InputQueued {
 
     fn check_invariants(&self, ep: &Endpoints) -> Result<(), String> {
         self.check_packets(ep)?;
+        self.check_wheels()?;
         self.check_buffers()
     }
 }
