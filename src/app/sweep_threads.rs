@@ -73,35 +73,36 @@ impl Board {
         Some((task, dropped))
     }
 
-    /// Drop every point that `keep` refuses: not yet run, running or
-    /// recorded.
-    fn drop_unless(&mut self, keep: impl Fn(&Task) -> bool) {
-        self.todo.retain(|t| keep(t));
+    /// Drop every point that `keep(index, routing, load)` refuses: not yet
+    /// run, running or recorded.
+    fn drop_unless(&mut self, keep: impl Fn(usize, &str, f64) -> bool) {
+        let kept = |t: &Task| keep(t.index, &t.routing, t.load);
+        self.todo.retain(kept);
         for r in &self.running {
-            if !keep(&r.task) {
+            if !kept(&r.task) {
                 r.dropped.store(true, Ordering::Relaxed);
             }
         }
-        self.running.retain(|r| keep(&r.task));
-        self.done.retain(|(index, p)| {
-            keep(&Task {
-                index: *index,
-                routing: p.routing.clone(),
-                load: p.offered,
-            })
-        });
+        self.running.retain(|r| kept(&r.task));
+        self.done
+            .retain(|(index, p)| keep(*index, &p.routing, p.offered));
+    }
+
+    /// `task` will not be recorded (cancelled or dropped while it ran).
+    fn abandon(&mut self, task: &Task) {
+        self.running.retain(|r| r.task.index != task.index);
     }
 
     /// `task` ended: with its point, or with the error building it.
     fn finish(&mut self, task: &Task, outcome: Result<SweepPoint, String>) {
-        self.running.retain(|r| r.task.index != task.index);
+        self.abandon(task);
         match outcome {
             Err(e) => {
                 // As a one-after-the-other sweep: it would have stopped here.
                 if self.error.as_ref().is_none_or(|(i, _)| task.index < *i) {
                     self.error = Some((task.index, e));
                 }
-                self.drop_unless(|t| t.index < task.index);
+                self.drop_unless(|index, _, _| index < task.index);
             }
             Ok(point) => {
                 if self.error.as_ref().is_some_and(|(i, _)| *i < task.index) {
@@ -113,7 +114,7 @@ impl Board {
                     // The routing's loads run in ascending order, so
                     // its higher loads come after this one.
                     let (r, l) = (task.routing.clone(), task.load);
-                    self.drop_unless(|t| t.routing != r || t.load <= l);
+                    self.drop_unless(|_, routing, load| routing != r || load <= l);
                 }
             }
         }
@@ -201,8 +202,7 @@ fn worker(
                 }
                 if !failed && sim.now() < end {
                     // Cancelled or dropped: no point.
-                    let mut b = lock(board);
-                    b.running.retain(|r| r.task.index != task.index);
+                    lock(board).abandon(&task);
                     continue;
                 }
                 Ok(measured_point(&task.routing, task.load, &sim, failed))
