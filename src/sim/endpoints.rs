@@ -9,7 +9,7 @@
 //! ([`Endpoints::route`]) and reports traversals and deliveries through its
 //! recording methods; it never touches a packet's statistics itself.
 
-pub(crate) use super::route_fault::{Faulted, RouteFault, route_from_table};
+pub(crate) use super::route_fault::{Faulted, RouteFault, route_from_table, table_answer};
 
 use super::acknowledge::{Acks, Pending};
 use super::bits::ones;
@@ -20,7 +20,7 @@ use super::stats::{DeliveredPacket, Stats};
 use super::watchdog::Watchdog;
 use crate::rng::{SimRng, Stream, stream};
 use crate::routing::{
-    Acknowledgement, BufferView, Candidates, Feedback, Hop, PacketInfo, PairTable, RouteState,
+    Acknowledgement, BufferView, Candidate, Candidates, Feedback, Hop, PacketInfo, PairTable, RouteState,
     Routing, Source,
 };
 use crate::topology::{Network, PortId, SwitchId};
@@ -486,6 +486,25 @@ impl Endpoints {
     /// packet that is not is a duplicate or a leftover).
     pub fn live_packet_mask(&self) -> Vec<bool> {
         self.packets.live_mask()
+    }
+
+    /// The head of packet `id`, at switch `at`, routed from its epoch's
+    /// table when every epoch has one ([`Endpoints::only_tables`]): the
+    /// one candidate [`Endpoints::route`] would push with `only_tables`,
+    /// for an allocation loop that takes it as it is.
+    #[inline(always)]
+    pub(crate) fn table_route(
+        &mut self,
+        id: u32,
+        at: SwitchId,
+        vcs: u8,
+    ) -> Result<Candidate, Faulted> {
+        debug_assert!(self.only_tables, "table_route without every epoch's table");
+        let pkt = self.packets.get_mut(id);
+        table_answer(pkt, at, &self.net, &self.tables, vcs).map_err(|f| {
+            self.fault = Some(f);
+            Faulted
+        })
     }
 
     /// Route packet `id`'s head at switch `at` (arrived on `in_port`, VC

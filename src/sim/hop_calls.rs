@@ -6,7 +6,7 @@
 
 use super::endpoints::Endpoints;
 use super::route_fault::Faulted;
-use crate::routing::{BufferView, Candidates};
+use crate::routing::{BufferView, Candidate, Candidates};
 use crate::topology::{PortId, SwitchId};
 
 /// What the allocation loop asks of the endpoint layer per hop. The
@@ -29,6 +29,8 @@ pub(crate) trait HopCalls {
         out: &mut Candidates,
         only_tables: bool,
     ) -> Result<(), Faulted>;
+    /// [`Endpoints::table_route`].
+    fn table_route(&mut self, id: u32, at: SwitchId, vcs: u8) -> Result<Candidate, Faulted>;
     /// [`Endpoints::head_left`].
     fn head_left(&mut self, id: u32, waited: u64);
     /// [`Endpoints::channel_traversal`].
@@ -77,6 +79,10 @@ impl HopCalls for Endpoints {
             out,
             only_tables,
         )
+    }
+    #[inline(always)]
+    fn table_route(&mut self, id: u32, at: SwitchId, vcs: u8) -> Result<Candidate, Faulted> {
+        Endpoints::table_route(self, id, at, vcs)
     }
     #[inline(always)]
     fn head_left(&mut self, id: u32, waited: u64) {

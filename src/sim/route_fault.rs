@@ -43,20 +43,38 @@ pub(crate) fn route_from_table(
     vcs: u8,
     out: &mut Candidates,
 ) -> Result<(), RouteFault> {
+    let c = table_answer(pkt, at, net, tables, vcs)?;
+    out.push(c.port, c.vc_lo, c.vc_hi);
+    Ok(())
+}
+
+/// [`route_from_table`]'s one candidate itself, for the allocation loop
+/// of the deterministic wormhole router, which takes it as it is (no
+/// candidate list to fill and walk).
+#[inline(always)]
+pub(crate) fn table_answer(
+    pkt: &mut Packet,
+    at: SwitchId,
+    net: &Network,
+    tables: &[Option<Arc<PairTable>>],
+    vcs: u8,
+) -> Result<Candidate, RouteFault> {
     // Hops are counted here, where the packet is at hand anyway: once per
     // switch its head is routed at.
     pkt.switches = pkt.switches.saturating_add(1);
     let dst = pkt.info.dst_switch;
     if dst == at {
-        out.push(net.host(pkt.info.dst_host).port, 0, vcs - 1);
-        return Ok(());
+        return Ok(Candidate {
+            port: net.host(pkt.info.dst_host).port,
+            vc_lo: 0,
+            vc_hi: vcs - 1,
+        });
     }
     // The tables were checked when their routings were adopted.
     if let Some(Some(table)) = tables.get(pkt.epoch as usize)
         && let Some(c) = table.get(at, dst)
     {
-        out.push(c.port, c.vc_lo, c.vc_hi);
-        return Ok(());
+        return Ok(c);
     }
     Err(RouteFault::NoRoute {
         switch: at,

@@ -5,9 +5,9 @@
 use super::endpoints::{Endpoints, HopParts};
 use super::hop_calls::HopCalls;
 use super::packet::Packet;
-use super::route_fault::{Faulted, RouteFault, route_from_table};
+use super::route_fault::{Faulted, RouteFault, route_from_table, table_answer};
 use super::stats::ChannelCounters;
-use crate::routing::{BufferView, Candidates, PairTable};
+use crate::routing::{BufferView, Candidate, Candidates, PairTable};
 use crate::topology::{Network, PortId, SwitchId};
 use std::sync::Arc;
 
@@ -152,6 +152,15 @@ impl HopCalls for SharedHops<'_> {
         debug_assert!(TABLES && only_tables, "shared hops answer from tables only");
         let (net, tables) = (self.net, self.tables);
         route_from_table(self.packet_mut(id), at, net, tables, vcs, out).map_err(|f| {
+            self.fault = Some(f);
+            Faulted
+        })
+    }
+    /// Table answers only ([`table_answer`]).
+    #[inline(always)]
+    fn table_route(&mut self, id: u32, at: SwitchId, vcs: u8) -> Result<Candidate, Faulted> {
+        let (net, tables) = (self.net, self.tables);
+        table_answer(self.packet_mut(id), at, net, tables, vcs).map_err(|f| {
             self.fault = Some(f);
             Faulted
         })

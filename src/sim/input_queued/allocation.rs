@@ -432,6 +432,50 @@ pub(super) fn allocate_span<
                     // VC is the list stored for its retries (`cands[i]`,
                     // 66 bytes a VC, mostly untouched: smaller working set).
                     let fresh = q.state == IDLE;
+                    if FAST && TABLES && fresh {
+                        // The deterministic wormhole router with every
+                        // answer from a table: the one candidate as it is,
+                        // no list to fill and walk (the same choice as
+                        // `choose_out_vc`'s `Fixed` on a list of one).
+                        let f = *at(flits, i * depth + q.head as usize);
+                        debug_assert!(
+                            f.flags() & HEAD != 0,
+                            "non-head flit at the front of an idle VC"
+                        );
+                        let cand = match ep.table_route(f.packet, s as u32, vcs) {
+                            Ok(cand) => cand,
+                            Err(e) => {
+                                // Leave no proposal behind (see `OutChannel`).
+                                for pr in range(proposal, 0, n) {
+                                    at_mut(outch, at(ivcs, pr.ivc as usize).out_ch as usize)
+                                        .ivc = NONE;
+                                }
+                                return Err(e);
+                            }
+                        };
+                        let oc = *at(out, cand.port as usize);
+                        let pick = if oc == NONE {
+                            None
+                        } else {
+                            free_vc(ovc, oc, v, cand.vc_lo, cand.vc_hi, 1)
+                        };
+                        match pick {
+                            Some(o) => {
+                                set_owner(at(ovc, o as usize), i as u32);
+                                q.out = o;
+                                q.out_ch = oc;
+                                q.state = ACTIVE;
+                                active |= 1 << x;
+                            }
+                            None => {
+                                q.state = ROUTED;
+                                let kept = at_mut(cands, i);
+                                kept.clear();
+                                kept.push(cand.port, cand.vc_lo, cand.vc_hi);
+                            }
+                        }
+                        continue;
+                    }
                     if fresh {
                         let f = *at(flits, i * depth + q.head as usize);
                         debug_assert!(
