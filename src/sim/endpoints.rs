@@ -20,8 +20,8 @@ use super::stats::{DeliveredPacket, Stats};
 use super::watchdog::Watchdog;
 use crate::rng::{SimRng, Stream, stream};
 use crate::routing::{
-    Acknowledgement, BufferView, Candidate, Candidates, Feedback, Hop, PacketInfo, PairTable, RouteState,
-    Routing, Source,
+    Acknowledgement, BufferView, Candidate, Candidates, Feedback, Hop, PacketInfo, PairTable,
+    RouteState, Routing, Source,
 };
 use crate::topology::{Network, PortId, SwitchId};
 use crate::traffic::{HostClocks, Pattern, Process};

@@ -447,8 +447,8 @@ pub(super) fn allocate_span<
                             Err(e) => {
                                 // Leave no proposal behind (see `OutChannel`).
                                 for pr in range(proposal, 0, n) {
-                                    at_mut(outch, at(ivcs, pr.ivc as usize).out_ch as usize)
-                                        .ivc = NONE;
+                                    at_mut(outch, at(ivcs, pr.ivc as usize).out_ch as usize).ivc =
+                                        NONE;
                                 }
                                 return Err(e);
                             }

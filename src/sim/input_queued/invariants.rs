@@ -1,8 +1,9 @@
 //! The input-queued model's invariant checks, behind
 //! [`Simulation::check_invariants`](crate::sim::Simulation::check_invariants)
 //! (which the tests and the soak call between cycles): no flit is
-//! duplicated or left behind, and every VC's credits, buffered flits, flits
-//! on the way and credits returning add up to its depth.
+//! duplicated or left behind, every VC's credits, buffered flits, flits
+//! on the way and credits returning add up to its depth, and no output
+//! port keeps a proposal from an allocation that ended.
 
 use super::InputQueued;
 use crate::sim::endpoints::Endpoints;
@@ -157,6 +158,21 @@ impl InputQueued {
             }
         }
         Ok(())
+    }
+
+    /// No output port holds a proposal between cycles: a grant clears the
+    /// one it takes, and a routing fault part-way through a switch clears
+    /// those already made there ([`super::OutChannel`]); one left behind
+    /// would win the port's next allocation for a VC that no longer asks.
+    pub(super) fn check_proposals(&self) -> Result<(), String> {
+        match self.outch.iter().position(|o| o.ivc != super::NONE) {
+            Some(c) => Err(format!(
+                "output channel {} keeps a proposal (input VC {}) between cycles",
+                self.net.channel_name(c as u32),
+                self.outch[c].ivc
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The flit wheel and the arrival blocks' wheels (with two engine

@@ -1008,6 +1008,7 @@ impl SwitchModel for InputQueued {
     fn check_invariants(&self, ep: &Endpoints) -> Result<(), String> {
         self.check_packets(ep)?;
         self.check_wheels()?;
+        self.check_proposals()?;
         self.check_buffers()
     }
 }

@@ -2,10 +2,13 @@
 //! with blocks of every size give the same summaries, channel counts and
 //! buffer contents as the run without, and after a routing fault part-way
 //! through a cycle the state holds every flit, as it does without blocks.
+//! The deterministic wormhole router's loop (`allocate`'s `FAST`), which
+//! takes a table's one candidate as it is, gives what the general loop
+//! gives, up to and at a table without an answer.
 
 use super::InputQueued;
 use crate::rng::{Stream, stream};
-use crate::routing::{Candidates, Hop, Routing, RoutingSpec};
+use crate::routing::{Candidates, Hop, PairTable, Routing, RoutingSpec, Selection};
 use crate::sim::{
     MeasureConfig, RouterConfig, SimError, Simulation, SwitchModelKind, TrafficConfig,
 };
@@ -30,6 +33,42 @@ impl Routing for Faulty {
             out.push(99, 0, 0);
         } else {
             self.dor.route(hop, out);
+        }
+    }
+}
+
+/// DOR's answers from a table of every pair, but for the pair (`at`,
+/// `dst`), which has none: its packets stop the run with no route there.
+struct Holed {
+    table: Arc<PairTable>,
+}
+
+impl Holed {
+    fn new(dor: &dyn Routing, switches: u32, hole: (u32, u32)) -> Self {
+        let full = dor.pair_table().expect("DOR's default rules keep a table");
+        let table = PairTable::build(switches, |at, dst| {
+            if (at, dst) == hole {
+                None
+            } else {
+                full.get(at, dst)
+            }
+        });
+        Holed {
+            table: Arc::new(table),
+        }
+    }
+}
+
+impl Routing for Holed {
+    fn name(&self) -> String {
+        "holed-dor".into()
+    }
+    fn pair_table(&self) -> Option<Arc<PairTable>> {
+        Some(self.table.clone())
+    }
+    fn route(&mut self, hop: Hop<'_>, out: &mut Candidates) {
+        if let Some(c) = self.table.get(hop.at, hop.pkt.dst_switch) {
+            out.push(c.port, c.vc_lo, c.vc_hi);
         }
     }
 }
@@ -140,4 +179,72 @@ fn a_fault_in_an_early_block_leaves_no_arrival_unwritten() {
     for block in [4, 8] {
         assert_eq!(run(block), base, "blocks of {block}");
     }
+}
+
+/// A run of DOR from a table on `torus:8x8` at 0.4 with `selection`
+/// (`Fixed`: the deterministic wormhole router's loop; `FirstFree`, the
+/// same choice from one candidate: the general loop), its table missing
+/// the answer at switch 5 for switch 0 when `hole`.
+fn tabled(selection: Selection, hole: bool) -> Simulation {
+    let net = Arc::new(Network::from_spec("torus:8x8").unwrap());
+    let router = RouterConfig {
+        selection,
+        ..RouterConfig::default()
+    };
+    let dor = "dor"
+        .parse::<RoutingSpec>()
+        .unwrap()
+        .build(&net, router.vcs)
+        .unwrap();
+    let routing: Box<dyn Routing> = if hole {
+        Box::new(Holed::new(&*dor, net.num_switches() as u32, (5, 0)))
+    } else {
+        dor
+    };
+    let mut rng = stream(1, Stream::Pattern);
+    let traffic = TrafficConfig {
+        pattern: Pattern::build(&PatternSpec::Uniform, &net, &mut rng).unwrap(),
+        process: Process::Bernoulli,
+        load: 0.4,
+    };
+    let measure = MeasureConfig {
+        warmup: 100,
+        ..MeasureConfig::default()
+    };
+    let model = InputQueued::new(net.clone(), &router).unwrap();
+    Simulation::with_model(
+        SwitchModelKind::INPUT_QUEUED,
+        net,
+        Box::new(model),
+        routing,
+        traffic,
+        router,
+        measure,
+        3,
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_fast_loop_gives_what_the_general_one_gives_from_a_table() {
+    let mut fast = tabled(Selection::Fixed, false);
+    let mut general = tabled(Selection::FirstFree, false);
+    for _ in 0..3 {
+        fast.run_for(500).unwrap();
+        general.run_for(500).unwrap();
+        fast.check_invariants().unwrap();
+        assert_eq!(state(&fast), state(&general));
+    }
+    // A table without an answer: the same error, in the same cycle, with
+    // the same state and no proposal left behind (`check_invariants`).
+    let fail = |selection| {
+        let mut sim = tabled(selection, true);
+        let err = sim.run_for(2000).unwrap_err();
+        assert!(matches!(err, SimError::NoRoute { .. }), "{err}");
+        sim.check_invariants().unwrap();
+        (err.to_string(), sim.now(), state(&sim))
+    };
+    let at_fault = fail(Selection::Fixed);
+    assert!(at_fault.0.contains("switch 5"), "{}", at_fault.0);
+    assert_eq!(at_fault, fail(Selection::FirstFree));
 }
