@@ -731,13 +731,6 @@ impl Endpoints {
         }
     }
 
-    /// Ask the cache for `channel`'s counters, which a flit leaving on it
-    /// soon will update.
-    #[inline(always)]
-    pub(crate) fn prefetch_channel(&self, channel: usize) {
-        self.stats.prefetch_channel(channel);
-    }
-
     /// A flit left a host.
     #[inline]
     pub fn flit_injected(&mut self) {

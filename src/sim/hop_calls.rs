@@ -37,8 +37,6 @@ pub(crate) trait HopCalls {
     fn channel_traversal(&mut self, channel: usize, head: bool, waited: u64);
     /// [`Endpoints::progress`].
     fn progress(&mut self, now: u64);
-    /// [`Endpoints::prefetch_channel`].
-    fn prefetch_channel(&self, channel: usize);
     /// [`Endpoints::prefetch_packet`].
     fn prefetch_packet(&self, id: u32);
     /// [`Endpoints::flit_delivered`].
@@ -95,10 +93,6 @@ impl HopCalls for Endpoints {
     #[inline(always)]
     fn progress(&mut self, now: u64) {
         Endpoints::progress(self, now);
-    }
-    #[inline(always)]
-    fn prefetch_channel(&self, channel: usize) {
-        Endpoints::prefetch_channel(self, channel);
     }
     #[inline(always)]
     fn prefetch_packet(&self, id: u32) {

@@ -188,12 +188,6 @@ impl HopCalls for SharedHops<'_> {
         self.progressed = true;
     }
     #[inline(always)]
-    fn prefetch_channel(&self, channel: usize) {
-        if channel < self.channels_len {
-            crate::sim::prefetch::prefetch_addr(self.channels.wrapping_add(channel));
-        }
-    }
-    #[inline(always)]
     fn prefetch_packet(&self, id: u32) {
         if (id as usize) < self.packets_len {
             crate::sim::prefetch::prefetch_addr(self.packets.wrapping_add(id as usize));

@@ -248,12 +248,6 @@ impl Stats {
         &mut self.channels
     }
 
-    /// Ask the cache for `channel`'s counters ([`crate::sim::prefetch`]).
-    #[inline(always)]
-    pub(crate) fn prefetch_channel(&self, channel: usize) {
-        super::prefetch::prefetch(&self.channels, channel);
-    }
-
     pub(crate) fn close_window(&mut self, sample: WindowSample) {
         if self.windows.len() >= MAX_WINDOWS {
             self.windows.drain(..MAX_WINDOWS / 2);
