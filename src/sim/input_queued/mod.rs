@@ -213,8 +213,8 @@ pub struct InputQueued {
     /// Whether the per-channel state is large enough to prefetch it
     /// ([`PREFETCH_ABOVE`]): the arrival and credit loops ask for the
     /// records of the event 8 places ahead, and the deterministic wormhole
-    /// router's allocation for those of the switch 2 places ahead
-    /// ([`super::prefetch`]).
+    /// router's allocation for the busy input ports' records of the switch
+    /// 2 places ahead ([`super::prefetch`]).
     prefetch: bool,
     /// Arrivals by block: with more than one block, switch `s` is in block
     /// `s >> block_bits`, the flits that reach it travel on that block's
