@@ -107,6 +107,18 @@ fn sim(
     } else {
         dor
     };
+    simulation(net, model, routing, router, load)
+}
+
+/// `model` stepped with `routing` under uniform Bernoulli traffic at
+/// `load` (seed 3, 100 cycles of warm-up).
+fn simulation(
+    net: Arc<Network>,
+    model: InputQueued,
+    routing: Box<dyn Routing>,
+    router: RouterConfig,
+    load: f64,
+) -> Simulation {
     let mut rng = stream(1, Stream::Pattern);
     let traffic = TrafficConfig {
         pattern: Pattern::build(&PatternSpec::Uniform, &net, &mut rng).unwrap(),
@@ -117,9 +129,8 @@ fn sim(
         warmup: 100,
         ..MeasureConfig::default()
     };
-    let kind = SwitchModelKind::INPUT_QUEUED;
     Simulation::with_model(
-        kind,
+        SwitchModelKind::INPUT_QUEUED,
         net,
         Box::new(model),
         routing,
@@ -201,28 +212,8 @@ fn tabled(selection: Selection, hole: bool) -> Simulation {
     } else {
         dor
     };
-    let mut rng = stream(1, Stream::Pattern);
-    let traffic = TrafficConfig {
-        pattern: Pattern::build(&PatternSpec::Uniform, &net, &mut rng).unwrap(),
-        process: Process::Bernoulli,
-        load: 0.4,
-    };
-    let measure = MeasureConfig {
-        warmup: 100,
-        ..MeasureConfig::default()
-    };
     let model = InputQueued::new(net.clone(), &router).unwrap();
-    Simulation::with_model(
-        SwitchModelKind::INPUT_QUEUED,
-        net,
-        Box::new(model),
-        routing,
-        traffic,
-        router,
-        measure,
-        3,
-    )
-    .unwrap()
+    simulation(net, model, routing, router, 0.4)
 }
 
 #[test]
