@@ -67,6 +67,7 @@ pub use midimew::MidimewMinimal;
 pub use oblivious::{
     Oblivious, ObliviousSpec, Plan, RdorLaw, RlbLaw, RommLaw, ValLaw, classes, rlb_directions,
 };
+pub(crate) use pair_table::NO_ANSWER;
 pub use pair_table::{PairTable, TABLE_MAX_SWITCHES};
 pub use source_routed::SourceRouted;
 pub use spec::{RoutingError, RoutingSpec, too_few_vcs};

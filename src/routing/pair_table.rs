@@ -131,7 +131,16 @@ impl PairTable {
     /// bounds-checked).
     #[inline(always)]
     pub fn get(&self, at: SwitchId, dst: SwitchId) -> Option<Candidate> {
-        let a = match &self.layout {
+        let a = self.entry(at, dst);
+        (a.port != NO_ANSWER.port).then_some(a)
+    }
+
+    /// [`PairTable::get`]'s entry as kept: [`NO_ANSWER`] for none (the
+    /// engine's hot path tests the port itself, with no `Option` to build
+    /// and take apart).
+    #[inline(always)]
+    pub(crate) fn entry(&self, at: SwitchId, dst: SwitchId) -> Candidate {
+        match &self.layout {
             Layout::Pairs(answers) => answers[at as usize * self.switches + dst as usize],
             Layout::FirstDifference {
                 packed,
@@ -141,7 +150,7 @@ impl PairTable {
                 let (h, g) = (packed[at as usize], packed[dst as usize]);
                 let x = h ^ g;
                 if x == 0 {
-                    return None;
+                    return NO_ANSWER;
                 }
                 // The lowest differing byte; `shift / 8 < 8`, so `dims`
                 // needs no bounds check.
@@ -150,8 +159,7 @@ impl PairTable {
                 let (c, t) = ((h >> shift) as u32 & 0xFF, (g >> shift) as u32 & 0xFF);
                 answers[(start + c * k + t) as usize]
             }
-        };
-        (a.port != NO_ANSWER.port).then_some(a)
+        }
     }
 
     /// Switches the table covers.

@@ -1,6 +1,7 @@
 //! Why a head could not be routed, and the one routing that cannot fail
 //! but for a missing answer: a table's ([`route_from_table`]).
 
+use crate::routing::NO_ANSWER;
 use crate::routing::{Candidate, Candidates, PairTable};
 use crate::sim::packet::Packet;
 use crate::topology::{Network, SwitchId};
@@ -71,10 +72,11 @@ pub(crate) fn table_answer(
         });
     }
     // The tables were checked when their routings were adopted.
-    if let Some(Some(table)) = tables.get(pkt.epoch as usize)
-        && let Some(c) = table.get(at, dst)
-    {
-        return Ok(c);
+    if let Some(Some(table)) = tables.get(pkt.epoch as usize) {
+        let c = table.entry(at, dst);
+        if c.port != NO_ANSWER.port {
+            return Ok(c);
+        }
     }
     Err(RouteFault::NoRoute {
         switch: at,
