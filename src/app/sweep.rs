@@ -254,11 +254,12 @@ pub fn sweep_csv(points: &[SweepPoint]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    #[test]
-    fn job_measures_every_point_in_small_slices() {
+    /// A quick sweep: `torus:4x4`, loads 0.1 to 0.3, 200 cycles a point
+    /// after 50 of warm-up, stopping at saturation.
+    pub(in crate::app) fn quick_sweep() -> (Scenario, SweepSettings) {
         let sc = Scenario {
             topology: "torus:4x4".into(),
             warmup: 50,
@@ -271,6 +272,35 @@ mod tests {
             cycles: 200,
             stop_at_saturation: true,
         };
+        (sc, st)
+    }
+
+    /// A sweep that saturates part-way: tornado on the ring `torus:8`
+    /// (capacity 1/3 for minimal routing), loads 0.1 to 0.9 in steps of
+    /// `load_step`, 600 cycles a point after 200 of warm-up.
+    pub(in crate::app) fn saturating_sweep(
+        load_step: f64,
+        stop_at_saturation: bool,
+    ) -> (Scenario, SweepSettings) {
+        let sc = Scenario {
+            topology: "torus:8".into(),
+            traffic: "tornado".into(),
+            warmup: 200,
+            ..Scenario::default()
+        };
+        let st = SweepSettings {
+            load_from: 0.1,
+            load_to: 0.9,
+            load_step,
+            cycles: 600,
+            stop_at_saturation,
+        };
+        (sc, st)
+    }
+
+    #[test]
+    fn job_measures_every_point_in_small_slices() {
+        let (sc, st) = quick_sweep();
         let mut job = SweepJob::new(sc, &["dor".into()], &st).unwrap();
         let mut calls = 0;
         while !job.work(37) {
@@ -283,19 +313,7 @@ mod tests {
 
     #[test]
     fn a_routing_stops_at_its_first_saturated_load_unless_asked_not_to() {
-        let sc = Scenario {
-            topology: "torus:8".into(),
-            traffic: "tornado".into(),
-            warmup: 200,
-            ..Scenario::default()
-        };
-        let mut st = SweepSettings {
-            load_from: 0.1,
-            load_to: 0.9,
-            load_step: 0.2,
-            cycles: 600,
-            stop_at_saturation: true,
-        };
+        let (sc, mut st) = saturating_sweep(0.2, true);
         let run = |st: &SweepSettings| {
             let mut job = SweepJob::new(sc.clone(), &["dor".into()], st).unwrap();
             while !job.work(1000) {}

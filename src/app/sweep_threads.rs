@@ -221,6 +221,7 @@ fn worker(
 mod tests {
     use super::*;
     use crate::app::sweep::SweepSettings;
+    use crate::app::sweep::tests::{quick_sweep, saturating_sweep};
 
     fn one_after_the_other(
         sc: &Scenario,
@@ -251,21 +252,9 @@ mod tests {
     /// and without.
     #[test]
     fn points_side_by_side_are_those_one_after_the_other() {
-        let sc = Scenario {
-            topology: "torus:8".into(),
-            traffic: "tornado".into(),
-            warmup: 200,
-            ..Scenario::default()
-        };
         let routings = ["dor".to_string(), "dor:tie=random".to_string()];
         for stop_at_saturation in [true, false] {
-            let st = SweepSettings {
-                load_from: 0.1,
-                load_to: 0.9,
-                load_step: 0.1,
-                cycles: 600,
-                stop_at_saturation,
-            };
+            let (sc, st) = saturating_sweep(0.1, stop_at_saturation);
             let want = one_after_the_other(&sc, &routings, &st);
             assert!(want.points.iter().any(|p| p.saturated), "{:?}", want.points);
             for workers in [1, 2, 3] {
@@ -289,23 +278,12 @@ mod tests {
     /// the points before it, as one after the other.
     #[test]
     fn an_error_ends_the_sweep_where_it_would_one_after_the_other() {
-        let sc = Scenario {
-            topology: "torus:4x4".into(),
-            warmup: 50,
-            ..Scenario::default()
-        };
+        let (sc, st) = quick_sweep();
         let routings = [
             "dor".to_string(),
             "dmodk".to_string(),
             "dor:tie=random".to_string(),
         ];
-        let st = SweepSettings {
-            load_from: 0.1,
-            load_to: 0.3,
-            load_step: 0.1,
-            cycles: 200,
-            stop_at_saturation: true,
-        };
         let want = one_after_the_other(&sc, &routings, &st);
         assert!(want.error.is_some());
         assert_eq!(want.points.len(), 3, "{:?}", want.points);
