@@ -9,7 +9,7 @@
 //! ([`Endpoints::route`]) and reports traversals and deliveries through its
 //! recording methods; it never touches a packet's statistics itself.
 
-pub(crate) use super::route_fault::{Faulted, RouteFault, route_from_table, table_answer};
+pub(crate) use super::route_fault::{Faulted, RouteFault, table_answer};
 
 use super::acknowledge::{Acks, Pending};
 use super::bits::ones;
@@ -213,8 +213,8 @@ impl Endpoints {
     /// Whether every routing epoch's answers come from its table, no epoch
     /// lets a packet pass its destination switch
     /// ([`Routing::passes_destination`]) and none sends acknowledgement
-    /// packets: then [`Endpoints::route`] with `only_tables` answers
-    /// without calling any routing (the same answers; fewer instructions
+    /// packets: then [`Endpoints::table_route`] answers without calling
+    /// any routing (the same answers; fewer instructions
     /// in the switch model's loop around it).
     #[inline]
     pub(crate) fn only_tables(&self) -> bool {
@@ -490,8 +490,8 @@ impl Endpoints {
 
     /// The head of packet `id`, at switch `at`, routed from its epoch's
     /// table when every epoch has one ([`Endpoints::only_tables`]): the
-    /// one candidate [`Endpoints::route`] would push with `only_tables`,
-    /// for an allocation loop that takes it as it is.
+    /// one candidate [`Endpoints::route`] would push, for an allocation
+    /// loop that takes it as it is.
     #[inline(always)]
     pub(crate) fn table_route(
         &mut self,
@@ -518,11 +518,9 @@ impl Endpoints {
     /// `TABLES`: whether to look for the routing's table
     /// ([`Endpoints::has_tables`]); a switch model whose run has none
     /// compiles the lookup out (each test of it cost the runs without one
-    /// about 1 % more instructions). `only_tables` (a constant where it is
-    /// inlined): the caller checked [`Endpoints::only_tables`], so the
-    /// destination switch always ejects and every other answer is the
-    /// table's; no routing is called (2-3 % fewer instructions in the
-    /// whole run, docs/performance.md, "Engine, twelfth look").
+    /// about 1 % more instructions). A run whose every answer comes from a
+    /// table ([`Endpoints::only_tables`]) is routed by
+    /// [`Endpoints::table_route`] instead, with no routing called.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn route<const TABLES: bool>(
@@ -536,19 +534,7 @@ impl Endpoints {
         ports: usize,
         vcs: u8,
         out: &mut Candidates,
-        only_tables: bool,
     ) -> Result<(), Faulted> {
-        if only_tables {
-            debug_assert!(
-                TABLES && self.only_tables,
-                "only_tables without every epoch's table"
-            );
-            let pkt = self.packets.get_mut(id);
-            return route_from_table(pkt, at, &self.net, &self.tables, vcs, out).map_err(|f| {
-                self.fault = Some(f);
-                Faulted
-            });
-        }
         let pkt = self.packets.get_mut(id);
         // Hops are counted here, where the packet is at hand anyway: once
         // per switch its head is routed at.

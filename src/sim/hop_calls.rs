@@ -27,7 +27,6 @@ pub(crate) trait HopCalls {
         ports: usize,
         vcs: u8,
         out: &mut Candidates,
-        only_tables: bool,
     ) -> Result<(), Faulted>;
     /// [`Endpoints::table_route`].
     fn table_route(&mut self, id: u32, at: SwitchId, vcs: u8) -> Result<Candidate, Faulted>;
@@ -62,21 +61,8 @@ impl HopCalls for Endpoints {
         ports: usize,
         vcs: u8,
         out: &mut Candidates,
-        only_tables: bool,
     ) -> Result<(), Faulted> {
-        Endpoints::route::<TABLES>(
-            self,
-            id,
-            at,
-            in_port,
-            in_vc,
-            now,
-            view,
-            ports,
-            vcs,
-            out,
-            only_tables,
-        )
+        Endpoints::route::<TABLES>(self, id, at, in_port, in_vc, now, view, ports, vcs, out)
     }
     #[inline(always)]
     fn table_route(&mut self, id: u32, at: SwitchId, vcs: u8) -> Result<Candidate, Faulted> {

@@ -192,7 +192,6 @@ impl OutputQueued {
             out.len(),
             self.vcs,
             &mut cands,
-            false,
         )
         .map_err(|_| ep.take_fault())?;
         let connected = cands

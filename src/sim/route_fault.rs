@@ -1,8 +1,8 @@
 //! Why a head could not be routed, and the one routing that cannot fail
-//! but for a missing answer: a table's ([`route_from_table`]).
+//! but for a missing answer: a table's ([`table_answer`]).
 
 use crate::routing::NO_ANSWER;
-use crate::routing::{Candidate, Candidates, PairTable};
+use crate::routing::{Candidate, PairTable};
 use crate::sim::packet::Packet;
 use crate::topology::{Network, SwitchId};
 use std::sync::Arc;
@@ -32,26 +32,10 @@ pub(crate) enum RouteFault {
 }
 
 /// A head's route when every routing epoch answers from its table
-/// ([`Endpoints::only_tables`]): the switch is counted, the destination
+/// (`Endpoints::only_tables`): the switch is counted, the destination
 /// switch offers its host's port (every VC `0..vcs`), any other switch the
-/// epoch's table's answer.
-#[inline(always)]
-pub(crate) fn route_from_table(
-    pkt: &mut Packet,
-    at: SwitchId,
-    net: &Network,
-    tables: &[Option<Arc<PairTable>>],
-    vcs: u8,
-    out: &mut Candidates,
-) -> Result<(), RouteFault> {
-    let c = table_answer(pkt, at, net, tables, vcs)?;
-    out.push(c.port, c.vc_lo, c.vc_hi);
-    Ok(())
-}
-
-/// [`route_from_table`]'s one candidate itself, for the allocation loop
-/// of the deterministic wormhole router, which takes it as it is (no
-/// candidate list to fill and walk).
+/// epoch's table's answer; one candidate, which the deterministic wormhole
+/// router's loop takes as it is (no candidate list to fill and walk).
 #[inline(always)]
 pub(crate) fn table_answer(
     pkt: &mut Packet,

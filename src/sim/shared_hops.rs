@@ -5,7 +5,7 @@
 use super::endpoints::{Endpoints, HopParts};
 use super::hop_calls::HopCalls;
 use super::packet::Packet;
-use super::route_fault::{Faulted, RouteFault, route_from_table, table_answer};
+use super::route_fault::{Faulted, RouteFault, table_answer};
 use super::stats::ChannelCounters;
 use crate::routing::{BufferView, Candidate, Candidates, PairTable};
 use crate::topology::{Network, PortId, SwitchId};
@@ -134,7 +134,10 @@ impl HopCalls for SharedHops<'_> {
     fn data_vcs(&self) -> u8 {
         self.data_vcs
     }
-    /// Table answers only ([`route_from_table`]; no routing is called).
+    /// Table answers only ([`table_answer`]; no routing is called).
+    /// Two threads allocate only runs whose every answer is a table's, and
+    /// their loop routes through [`HopCalls::table_route`]; this is the
+    /// same answer for the loop's general path.
     #[inline(always)]
     fn route<const TABLES: bool>(
         &mut self,
@@ -147,14 +150,11 @@ impl HopCalls for SharedHops<'_> {
         _ports: usize,
         vcs: u8,
         out: &mut Candidates,
-        only_tables: bool,
     ) -> Result<(), Faulted> {
-        debug_assert!(TABLES && only_tables, "shared hops answer from tables only");
-        let (net, tables) = (self.net, self.tables);
-        route_from_table(self.packet_mut(id), at, net, tables, vcs, out).map_err(|f| {
-            self.fault = Some(f);
-            Faulted
-        })
+        debug_assert!(TABLES, "shared hops answer from tables only");
+        let c = self.table_route(id, at, vcs)?;
+        out.push(c.port, c.vc_lo, c.vc_hi);
+        Ok(())
     }
     /// Table answers only ([`table_answer`]).
     #[inline(always)]

@@ -109,8 +109,9 @@ impl InputQueued {
     /// keeps one word) and no tests of them per VC (−4 % instructions,
     /// docs/performance.md). The caller picks it only when the router is so
     /// configured, so the results are the same either way; with `TABLES`
-    /// it also requires [`Endpoints::only_tables`], and routes without
-    /// calling a routing (the same answers). `PREFETCH`
+    /// it also requires [`Endpoints::only_tables`], and routes a fresh head
+    /// from its table's one candidate ([`Endpoints::table_route`], the same
+    /// answers, no routing called, no candidate list). `PREFETCH`
     /// (taken with `FAST` on large networks, [`InputQueued::prefetch`]):
     /// before a switch, ask the cache for the records of the switch
     /// [`SWITCHES_AHEAD`] on. `TABLES`: some routing epoch's answers are
@@ -488,7 +489,6 @@ pub(super) fn allocate_span<
                             out.len(),
                             vcs,
                             cand,
-                            FAST && TABLES,
                         ) {
                             // Leave no proposal behind (see `OutChannel`).
                             for pr in range(proposal, 0, n) {
