@@ -202,7 +202,7 @@ pub fn live_curves_ui(
         let success = id == "slice_success";
         let mut p = plot(id, x_unit, y_unit, plot_h)
             .include_y(0.0)
-            .label_formatter(|pos| hover_label(pos, runs, y_unit));
+            .label_formatter(|pos| hover_label(pos, runs, x_unit, y_unit));
         if success {
             p = p.include_y(100.0);
         }
@@ -282,10 +282,12 @@ pub fn live_curves_ui(
 }
 
 /// The hover text of a live plot: the run, the routing it ran at that
-/// cycle, the cycle and the value.
+/// cycle, the cycle (or, with `x_unit` `slice` or `begin slice`, the time
+/// slice) and the value.
 fn hover_label(
     pos: &HoverPosition<'_>,
     runs: &[(&str, &Simulation)],
+    x_unit: &str,
     y_unit: &str,
 ) -> Option<String> {
     match pos {
@@ -300,13 +302,13 @@ fn hover_label(
             let routing = run.map(|(_, sim)| routing_at(sim, position.x));
             Some(match routing {
                 Some(r) if !plot_name.contains("swap") => format!(
-                    "run {plot_name} · {r}\ncycle {:.0}\n{:.3} {y_unit}",
+                    "run {plot_name} · {r}\n{x_unit} {:.0}\n{:.3} {y_unit}",
                     position.x, position.y
                 ),
-                _ => format!("{plot_name}\ncycle {:.0}", position.x),
+                _ => format!("{plot_name}\n{x_unit} {:.0}", position.x),
             })
         }
-        HoverPosition::Elsewhere { position } => Some(format!("cycle {:.0}", position.x)),
+        HoverPosition::Elsewhere { position } => Some(format!("{x_unit} {:.0}", position.x)),
     }
 }
 
@@ -378,4 +380,27 @@ pub fn sweep_curves_ui(ui: &mut egui::Ui, points: &[SweepPoint], theme: Theme) -
         });
     }
     reports
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hover_label;
+    use egui_plot::{HoverPosition, PlotPoint};
+
+    /// The hover text names the plot's own time axis: slices on the
+    /// time-slice model's plots, cycles elsewhere.
+    #[test]
+    fn the_hover_text_names_the_plots_time_unit() {
+        let pos = HoverPosition::Elsewhere {
+            position: PlotPoint::new(220.0, 3.0),
+        };
+        assert_eq!(
+            hover_label(&pos, &[], "slice", "slices").as_deref(),
+            Some("slice 220")
+        );
+        assert_eq!(
+            hover_label(&pos, &[], "cycle", "cycles").as_deref(),
+            Some("cycle 220")
+        );
+    }
 }
