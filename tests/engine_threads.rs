@@ -281,3 +281,185 @@ fn sim_with_two_engine_threads_prints_the_same_run() {
         "{err}"
     );
 }
+
+/// A random scenario the two-thread cycle applies to, most of the time:
+/// a torus (one to three dimensions), mesh or hypercube under DOR, with
+/// the default wormhole router (four times in five; the other times a
+/// random selection, port priority or switching, which run on one
+/// thread), random packet lengths, buffers, VCs, link and switch delays,
+/// traffic, arrival process and load. `None` for a combination the
+/// scenario refuses (a pattern the network's size does not allow, say).
+fn random_two_thread_scenario(rng: &mut routelab::rng::SimRng) -> Option<Scenario> {
+    use rand::Rng;
+    use routelab::routing::Selection;
+    use routelab::sim::{PortPriority, Switching};
+    let topology = match rng.random_range(0..5) {
+        0 => format!("torus:{}", rng.random_range(3..=24)),
+        1 => format!(
+            "torus:{}x{}",
+            rng.random_range(2..=16),
+            rng.random_range(2..=16)
+        ),
+        2 => format!(
+            "torus:{}x{}x{}",
+            rng.random_range(2..=6),
+            rng.random_range(2..=6),
+            rng.random_range(2..=6)
+        ),
+        3 => format!(
+            "mesh:{}x{}",
+            rng.random_range(2..=14),
+            rng.random_range(2..=14)
+        ),
+        _ => format!("hypercube:{}", rng.random_range(2..=8)),
+    };
+    let traffic = ["uniform", "transpose", "tornado", "bitcomp", "randperm"]
+        [rng.random_range(0..5)]
+    .to_string();
+    let traffic = if rng.random_bool(0.15) {
+        "hotspot:fraction=0.2:nodes=0".to_string()
+    } else {
+        traffic
+    };
+    let packet_flits = rng.random_range(1..=6u16);
+    let mut s = Scenario {
+        topology,
+        routing: "dor".into(),
+        traffic,
+        process: if rng.random_bool(0.5) {
+            routelab::traffic::Process::Bernoulli
+        } else {
+            routelab::traffic::Process::Exponential
+        },
+        load: rng.random_range(0.02..0.9),
+        packet_flits,
+        vcs: rng.random_range(2..=5u8),
+        buffer_flits: rng.random_range(1..=8u16),
+        link_latency: rng.random_range(1..=3u16),
+        switch_delay: rng.random_range(1..=2u16),
+        warmup: 0,
+        cycles: 1,
+        seed: rng.random(),
+        ..Scenario::default()
+    };
+    if rng.random_bool(0.2) {
+        match rng.random_range(0..3) {
+            0 => s.selection = Selection::FirstFree,
+            1 => s.port_priority = PortPriority::Oldest,
+            _ => {
+                s.switching = Switching::VirtualCutThrough;
+                s.buffer_flits = s.buffer_flits.max(packet_flits);
+            }
+        }
+    }
+    s.prepare().ok().map(|_| s)
+}
+
+/// `s` run for `plan`'s stretches (cycles, then threads and the flit
+/// count from which cycles split, and a new load), checking the
+/// invariants after each; with `two` false every stretch runs on one
+/// thread. Returns the run and how it ended (a run may stop with an error,
+/// which must then be the same error in the same cycle).
+fn run_plan(s: &Scenario, plan: &[(u64, usize, u64, f64)], two: bool) -> (Simulation, String) {
+    let mut sim = s.build().unwrap();
+    for &(cycles, threads, split_from, load) in plan {
+        if two {
+            sim.set_engine_threads(threads).unwrap();
+            if threads == 2 {
+                sim.set_engine_split_from(split_from).unwrap();
+            }
+        }
+        sim.set_load(load);
+        if let Err(e) = sim.run_for(cycles) {
+            let end = format!("{e} (cycle {})", sim.now());
+            return (sim, end);
+        }
+        if let Err(e) = sim.check_invariants() {
+            panic!("{s:?}: invariants after {} cycles: {e}", sim.now());
+        }
+    }
+    (sim, "ok".into())
+}
+
+/// `n` random scenarios ([`random_two_thread_scenario`]) from `seed`, each
+/// run once on one thread and once with the second thread taken and given
+/// back at random cycles, split from random flit counts (0: every cycle)
+/// and the load changed in between: the digests, the buffers and the way
+/// each run ended must be the same. Returns how many scenarios ran, and
+/// their cycles.
+fn two_threads_on_random_scenarios(
+    seed: u64,
+    n: Option<usize>,
+    until: std::time::Instant,
+) -> (usize, u64) {
+    use rand::{Rng, SeedableRng};
+    let mut rng = routelab::rng::SimRng::seed_from_u64(seed);
+    let (mut ran, mut cycles) = (0, 0);
+    while n.map_or(std::time::Instant::now() < until, |n| ran < n) {
+        let Some(s) = random_two_thread_scenario(&mut rng) else {
+            continue;
+        };
+        let plan: Vec<(u64, usize, u64, f64)> = (0..rng.random_range(2..=6))
+            .map(|_| {
+                (
+                    rng.random_range(1..=200u64),
+                    rng.random_range(1..=2usize),
+                    [0, 0, 30, 200][rng.random_range(0..4)],
+                    if rng.random_bool(0.7) {
+                        s.load
+                    } else {
+                        rng.random_range(0.0..0.9)
+                    },
+                )
+            })
+            .collect();
+        let (one, one_end) = run_plan(&s, &plan, false);
+        let (two, two_end) = run_plan(&s, &plan, true);
+        assert_eq!(two_end, one_end, "{s:?} {plan:?}");
+        assert_eq!(two.digest(), one.digest(), "{s:?} {plan:?}");
+        assert_eq!(
+            two.channel_occupancy(),
+            one.channel_occupancy(),
+            "{s:?} {plan:?}"
+        );
+        ran += 1;
+        cycles += one.now();
+    }
+    (ran, cycles)
+}
+
+/// Two threads change no result on random scenarios: a short pass (the
+/// long one is `two_threads_soak`, `scripts/soak.sh`).
+#[test]
+fn two_threads_change_no_result_on_random_scenarios() {
+    let (ran, _) = two_threads_on_random_scenarios(24, Some(100), std::time::Instant::now());
+    assert_eq!(ran, 100);
+}
+
+/// The long pass of [`two_threads_change_no_result_on_random_scenarios`]:
+/// `ROUTELAB_SOAK_SECONDS` (default 600) of random scenarios from
+/// `ROUTELAB_SOAK_SEED` (default 2026).
+#[test]
+#[ignore = "long: scripts/soak.sh"]
+fn two_threads_soak() {
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let (seconds, seed) = (
+        env("ROUTELAB_SOAK_SECONDS", 600),
+        env("ROUTELAB_SOAK_SEED", 2026),
+    );
+    let start = std::time::Instant::now();
+    let (ran, cycles) = two_threads_on_random_scenarios(
+        seed,
+        None,
+        start + std::time::Duration::from_secs(seconds),
+    );
+    println!(
+        "two_threads_soak: {ran} random scenarios, {cycles} cycles, one thread against two, in {:.0} s (seed {seed}); 0 differences",
+        start.elapsed().as_secs_f64()
+    );
+}
