@@ -293,8 +293,11 @@ impl RoutelabApp {
         let current = self.session.sim.routing_name();
         let order = self.swap_order();
         let mut picked = None;
+        // A long spec (`paths:updown-dfs:sa:budget=20000`) is shortened,
+        // whole in the hover text, so the toolbar keeps one row at 1280
+        // pixels.
         egui::ComboBox::from_id_salt("swap_pick")
-            .selected_text(egui::RichText::new(&current).monospace())
+            .selected_text(egui::RichText::new(shortened(&current, 22)).monospace())
             .width(180.0)
             .show_ui(ui, |ui| {
                 for c in &order {
@@ -313,10 +316,10 @@ impl RoutelabApp {
                 }
             })
             .response
-            .on_hover_text(
-                "Run A's balancer. Pick another to swap it now (B steps through them); \
-                 packets already injected finish with their routing, and the curves mark the moment",
-            );
+            .on_hover_text(format!(
+                "Run A's balancer, {current}. Pick another to swap it now (B steps through them); \
+                 packets already injected finish with their routing, and the curves mark the moment"
+            ));
         let next = swap_order::next_after(&self.swap_order(), &current);
         if let Some(n) = &next
             && ui
@@ -341,5 +344,39 @@ impl RoutelabApp {
             .on_hover_text("Show or hide the static path-selection panel: legal paths, MaxCp, GA, SA and their crossing paths");
         ui.toggle_value(&mut self.oblivious.open, "Oblivious analysis")
             .on_hover_text("Show or hide the oblivious-routing panel: expected channel loads beside the simulation, a pair's quadrants and paths, every routing's ideal throughput (tori and meshes)");
+    }
+}
+
+/// `text` cut to `max` characters, the last of them an ellipsis, if longer.
+fn shortened(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shortened;
+
+    #[test]
+    fn long_balancer_names_are_shortened_with_an_ellipsis() {
+        assert_eq!(shortened("dor", 22), "dor");
+        assert_eq!(
+            shortened("paths:updown-dfs:sa:budget=20000", 22)
+                .chars()
+                .count(),
+            22
+        );
+        assert_eq!(
+            shortened("paths:updown-dfs:sa:budget=20000", 22),
+            "paths:updown-dfs:sa:b…"
+        );
+        assert_eq!(
+            shortened("fattree-greedy:step=7", 22),
+            "fattree-greedy:step=7"
+        );
     }
 }
