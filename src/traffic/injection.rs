@@ -51,9 +51,9 @@ crate::spec_options::keyword_enum!(Process);
 /// the data-dependent branches of `libm::floor` (whether the gap is under
 /// one cycle is a coin toss at high load, and this runs for every packet).
 /// The integer is signed: the same value for `0 <= x < 2^52`, and x86-64
-/// converts a signed integer in one instruction each way, where an
-/// unsigned one took about 20 (callgrind, docs/performance.md "Engine,
-/// fifteenth look").
+/// converts a signed integer in one instruction each way, where the
+/// unsigned round trip took about 20 (callgrind, docs/performance.md
+/// "Engine, fifteenth look").
 #[inline]
 fn floor_non_negative(x: f64) -> f64 {
     if x < 4_503_599_627_370_496.0 {
