@@ -214,3 +214,51 @@ fn a_demo_unfolds_and_folds_a_pod() {
         "{m:?}"
     );
 }
+
+/// The time-slice plots (latency, and the success rate of the requests
+/// begun in each window) share one x span: the success plot's last
+/// windows are still being judged, and its axis used to end a window or
+/// two before the latency plot's, so one slice sat at two places on the
+/// screen.
+#[test]
+fn the_latency_and_success_plots_span_the_same_slices() {
+    let mut h = harness();
+    load_preset_file(&mut h, "fattree-greedy.json");
+    for _ in 0..6 {
+        h.get_by_label("Step 100").click();
+        h.run();
+    }
+    let reports = h.state().plot_reports.clone();
+    let ids: Vec<&str> = reports.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["slice_latency", "slice_success"]);
+    let sim = &h.state().session.sim;
+    let last_latency = sim.stats().windows().last().expect("windows").cycle as f64;
+    let last_success = sim
+        .deadlines()
+        .and_then(|d| {
+            d.windows()
+                .iter()
+                .filter(|w| w[1].is_finite())
+                .map(|w| w[0])
+                .reduce(f64::max)
+        })
+        .expect("judged success windows");
+    // The case the shared span is for: the success data ends earlier.
+    assert!(last_success < last_latency, "{last_success} {last_latency}");
+    let [a, b] = [reports[0].x_range, reports[1].x_range];
+    assert!(
+        (a[0] - b[0]).abs() < 1e-6 && (a[1] - b[1]).abs() < 1e-6,
+        "latency x {a:?}, success x {b:?}"
+    );
+    assert!(
+        a[1] >= last_latency,
+        "{a:?} ends before slice {last_latency}"
+    );
+    // ...and the data areas start and end at one x, though the latency
+    // axis is numbered `5` and the success axis `100`.
+    let (l, s) = (reports[0].data_rect, reports[1].data_rect);
+    assert!(
+        (l.left() - s.left()).abs() < 0.5 && (l.right() - s.right()).abs() < 0.5,
+        "latency data {l:?}, success data {s:?}"
+    );
+}

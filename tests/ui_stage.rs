@@ -94,6 +94,63 @@ fn legends_stay_off_the_data_and_swaps_are_marked_on_both_plots() {
             );
         }
     }
+    // One cycle at one x on both plots: the same span, and data areas
+    // that start and end at the same place (the latency axis's labels,
+    // `100`, are wider than the throughput axis's, `0.2`).
+    let (a, b) = (&reports[0], &reports[1]);
+    assert_eq!(a.x_range, b.x_range, "{} and {}", a.id, b.id);
+    assert!(
+        (a.data_rect.left() - b.data_rect.left()).abs() < 0.5
+            && (a.data_rect.right() - b.data_rect.right()).abs() < 0.5,
+        "{} data {:?}, {} data {:?}",
+        a.id,
+        a.data_rect,
+        b.id,
+        b.data_rect
+    );
+}
+
+/// A load sweep's two plots (latency, accepted) share their loads' span
+/// and their data areas' edges, though the latency plot leaves out the
+/// saturated points and its axis is numbered wider.
+#[test]
+fn sweep_plots_put_one_load_at_one_x() {
+    let mut h = harness_sized(1400.0, 900.0);
+    load_preset_file(&mut h, "torus-dor-uniform.json");
+    {
+        let s = &mut h.state_mut().settings.sweep;
+        s.load_from = 0.1;
+        s.load_to = 0.9;
+        s.load_step = 0.2;
+        s.cycles = 500;
+        s.stop_at_saturation = false;
+    }
+    h.state_mut().push(AppCommand::StartSweep);
+    h.run_steps(1);
+    for _ in 0..2000 {
+        if !h.state().sweep.is_running() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.run_steps(1);
+    }
+    assert!(!h.state().sweep.is_running(), "the sweep did not finish");
+    h.run();
+    let reports = h.state().plot_reports.clone();
+    let ids: Vec<&str> = reports.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["sweep_latency", "sweep_accepted"]);
+    let points = h.state().sweep.progress().points;
+    assert_eq!(points.len(), 5, "{points:?}");
+    let (a, b) = (&reports[0], &reports[1]);
+    assert_eq!(a.x_range, b.x_range);
+    assert!(a.x_range[1] >= 0.9, "{:?}", a.x_range);
+    assert!(
+        (a.data_rect.left() - b.data_rect.left()).abs() < 0.5
+            && (a.data_rect.right() - b.data_rect.right()).abs() < 0.5,
+        "latency data {:?}, accepted data {:?}",
+        a.data_rect,
+        b.data_rect
+    );
 }
 
 /// B steps across families from a DRB preset (to DOR, not another DRB),

@@ -178,6 +178,69 @@ pub fn axis_hints<'a>(x_unit: &str, y_unit: &str, height: f32) -> (AxisHints<'a>
     (x, y)
 }
 
+/// One y-axis width for a column of plots, so that their data areas
+/// start at one x and a moment (a cycle, a swap marker, an offered load)
+/// sits at one place on all of them. egui_plot sizes each plot's y axis to
+/// its own tick labels (`5` beside `100`, `0.25` beside `1000`); this keeps
+/// the widest axis of the column's last frame in the context's memory
+/// under `name` and asks every plot for at least that width.
+///
+/// The width only grows while the column has data (a wider label widens
+/// all axes at once); [`AlignedYAxes::forget`] starts over, when the
+/// column has nothing to draw.
+pub struct AlignedYAxes {
+    id: egui::Id,
+    /// The width asked for this frame: last frame's widest axis.
+    width: f32,
+    /// The widest axis drawn this frame.
+    widest: f32,
+}
+
+impl AlignedYAxes {
+    /// The column `name`'s width from the last frame (0 on the first).
+    pub fn load(ui: &egui::Ui, name: &str) -> Self {
+        let id = egui::Id::unique(("aligned y axes", name));
+        let width = ui.data(|d| d.get_temp::<f32>(id)).unwrap_or(0.0);
+        AlignedYAxes {
+            id,
+            width,
+            widest: width,
+        }
+    }
+
+    /// `plot` with its y axis at least the column's width.
+    pub fn apply<'a>(&self, plot: Plot<'a>) -> Plot<'a> {
+        if self.width > 0.0 {
+            plot.y_axis_min_width(self.width)
+        } else {
+            plot
+        }
+    }
+
+    /// Note a shown plot's y-axis width: from `left`, where the plot
+    /// widget began (the layout's cursor before it), to its data area's
+    /// left edge (egui_plot's response covers the data area only).
+    pub fn record(&mut self, left: f32, data: egui::Rect) {
+        self.widest = self.widest.max((data.left() - left).max(0.0));
+    }
+
+    /// Keep the widest axis for the next frame, and ask for that frame at
+    /// once when it differs from this one's (a paused app draws no frame
+    /// of its own).
+    pub fn store(self, ui: &egui::Ui) {
+        if self.widest > self.width + 0.5 {
+            ui.ctx().request_repaint();
+        }
+        ui.data_mut(|d| d.insert_temp(self.id, self.widest));
+    }
+
+    /// Start the column `name` over (it has nothing to draw).
+    pub fn forget(ui: &egui::Ui, name: &str) {
+        let id = egui::Id::unique(("aligned y axes", name));
+        ui.data_mut(|d| d.remove::<f32>(id));
+    }
+}
+
 /// A plot's title with its units when the plot is too short to label its
 /// axes ([`SHORT_PLOT`]).
 pub fn plot_title(title: &str, x_unit: &str, y_unit: &str, height: f32) -> String {

@@ -1,7 +1,7 @@
 //! Live curves (latency and accepted throughput over time, swaps marked) and
 //! sweep curves (against offered load).
 
-use super::plot_axes::{plot, plot_title};
+use super::plot_axes::{AlignedYAxes, plot, plot_title};
 use super::sweep::SweepPoint;
 use super::theme::Theme;
 use crate::sim::Simulation;
@@ -123,6 +123,7 @@ pub fn live_curves_ui(
 ) -> Vec<PlotReport> {
     if runs.iter().all(|(_, s)| s.stats().windows().is_empty()) {
         // Nothing measured yet: say what to do rather than draw empty axes.
+        AlignedYAxes::forget(ui, "live");
         ui.add_space(24.0);
         ui.vertical_centered(|ui| {
             let warming = runs
@@ -191,6 +192,12 @@ pub fn live_curves_ui(
     };
     let h = ((ui.available_height() - 8.0) / 2.0).max(60.0);
     let plot_h = (h - 18.0).max(60.0);
+    // Both plots over the same span of time, one above the other, so a
+    // moment reads at one x on both. (The time-slice success plot's last
+    // windows are still being judged, and would otherwise end its axis
+    // earlier than the latency plot's.)
+    let span = shared_x_span(runs);
+    let mut axes = AlignedYAxes::load(ui, "live");
     let mut reports = Vec::new();
     for (title, id, x_unit, y_unit, value) in plots {
         ui.label(
@@ -206,6 +213,11 @@ pub fn live_curves_ui(
         if success {
             p = p.include_y(100.0);
         }
+        if let Some([lo, hi]) = span {
+            p = p.include_x(lo).include_x(hi);
+        }
+        p = axes.apply(p);
+        let left = ui.cursor().left();
         let r = p.show(ui, |plot| {
             let top = plot.plot_bounds().max()[1];
             for (i, (name, sim)) in runs.iter().enumerate() {
@@ -268,6 +280,7 @@ pub fn live_curves_ui(
                 }
             }
         });
+        axes.record(left, *r.transform.frame());
         let b = r.transform.bounds();
         reports.push(PlotReport {
             id: id.to_string(),
@@ -278,7 +291,26 @@ pub fn live_curves_ui(
             markers,
         });
     }
+    axes.store(ui);
     reports
+}
+
+/// The x span of every run's live data, both plots together: the
+/// measurement windows' cycles (or slices) and, for time-slice runs, the
+/// success windows' begin slices. `None` with no data.
+fn shared_x_span(runs: &[(&str, &Simulation)]) -> Option<[f64; 2]> {
+    let xs = runs.iter().flat_map(|(_, sim)| {
+        let windows = sim.stats().windows().iter().map(|w| w.cycle as f64);
+        let success = sim
+            .deadlines()
+            .map(|d| d.windows().iter().map(|w| w[0]).collect::<Vec<_>>())
+            .unwrap_or_default();
+        windows.chain(success)
+    });
+    xs.fold(None, |span, x| match span {
+        None => Some([x, x]),
+        Some([lo, hi]) => Some([lo.min(x), hi.max(x)]),
+    })
 }
 
 /// The hover text of a live plot: the run, the routing it ran at that
@@ -330,6 +362,11 @@ pub fn sweep_curves_ui(ui: &mut egui::Ui, points: &[SweepPoint], theme: Theme) -
     let h = ((ui.available_height() - 8.0) / 2.0).max(60.0);
     let plot_h = (h - 18.0).max(60.0);
     let x_unit = "offered load (flits/host/cycle)";
+    // Both plots over the same loads (the latency plot leaves out the
+    // points whose latency is not finite) with one y-axis width, so a load
+    // sits at one x on both.
+    let top_load = points.iter().map(|p| p.offered).fold(0.0, f64::max);
+    let mut axes = AlignedYAxes::load(ui, "sweep");
     let mut reports = Vec::new();
     for (title, id, unit, f) in [
         (
@@ -350,9 +387,12 @@ pub fn sweep_curves_ui(ui: &mut egui::Ui, points: &[SweepPoint], theme: Theme) -
                 .small()
                 .strong(),
         );
-        let r = plot(id, x_unit, unit, plot_h)
+        let left = ui.cursor().left();
+        let r = axes
+            .apply(plot(id, x_unit, unit, plot_h))
             .include_y(0.0)
             .include_x(0.0)
+            .include_x(top_load)
             .show(ui, |plot| {
                 for (i, r) in routings.iter().enumerate() {
                     let color = theme.series(i);
@@ -369,6 +409,7 @@ pub fn sweep_curves_ui(ui: &mut egui::Ui, points: &[SweepPoint], theme: Theme) -
                     );
                 }
             });
+        axes.record(left, *r.transform.frame());
         let b = r.transform.bounds();
         reports.push(PlotReport {
             id: id.to_string(),
@@ -379,6 +420,7 @@ pub fn sweep_curves_ui(ui: &mut egui::Ui, points: &[SweepPoint], theme: Theme) -
             markers: Vec::new(),
         });
     }
+    axes.store(ui);
     reports
 }
 
