@@ -323,6 +323,9 @@ pub fn drb_panel_ui(
     if named.len() > 1 {
         super::plots::legend_row(ui, &named);
     }
+    // The two plots one above the other with one y-axis width, so a cycle
+    // sits at one x on both.
+    let mut axes = super::plot_axes::AlignedYAxes::load(ui, "drb_expansion");
     for (title, id, unit, f) in [
         (
             "Expanded pairs",
@@ -340,7 +343,9 @@ pub fn drb_panel_ui(
         ui.label(
             egui::RichText::new(super::plot_axes::plot_title(title, "cycle", unit, h)).small(),
         );
-        super::plot_axes::plot(id, "cycle", unit, h)
+        let left = ui.cursor().left();
+        let r = axes
+            .apply(super::plot_axes::plot(id, "cycle", unit, h))
             .include_y(0.0)
             .show(ui, |plot| {
                 for (i, series) in panel.expansion.iter().enumerate() {
@@ -352,7 +357,9 @@ pub fn drb_panel_ui(
                     plot.line(Line::new(name, pts).color(theme.series(i)).width(1.5));
                 }
             });
+        axes.record(left, *r.transform.frame());
     }
+    axes.store(ui);
     ui.separator();
     ui.label(egui::RichText::new("One pair's metapath").strong());
     let drb_runs: Vec<usize> = runs
