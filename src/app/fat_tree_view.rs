@@ -353,11 +353,12 @@ pub fn fat_tree_ui(
     } else {
         draw_every_switch(ui, &painter, &cx, inner, selected)
     };
-    painter.text(
+    crate::app::fitted_text::paint_fitted(
+        &painter,
         rect.min + vec2(10.0, 6.0),
-        Align2::LEFT_TOP,
         title,
-        FontId::proportional(14.0),
+        rect.width() - 20.0,
+        (14.0, 10.0),
         ui.visuals().strong_text_color(),
     );
     if response.clicked() && !any_hovered {

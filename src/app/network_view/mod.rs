@@ -275,11 +275,12 @@ pub fn network_ui_overlaid(
     }
 
     // Title and legend.
-    painter.text(
+    crate::app::fitted_text::paint_fitted(
+        &painter,
         rect.min + vec2(10.0, 6.0),
-        Align2::LEFT_TOP,
         title,
-        FontId::proportional(14.0),
+        rect.width() - 20.0,
+        (14.0, 10.0),
         ui.visuals().strong_text_color(),
     );
     legend(
@@ -322,16 +323,7 @@ fn legend(
     // bar between its ends, so the two never overlap.
     let title = format!("{} ({})", colouring.label, colouring.unit);
     let room = (title_right - rect.min.x).max(rect.width());
-    let mut size = 11.0;
-    let mut galley = painter.layout_no_wrap(title.clone(), FontId::proportional(size), text);
-    while galley.size().x > room && size > 8.0 {
-        size -= 0.5;
-        galley = painter.layout_no_wrap(title.clone(), FontId::proportional(size), text);
-    }
-    let title_rect = Rect::from_min_max(rect.min, pos2(rect.min.x + room, rect.max.y));
-    painter
-        .with_clip_rect(title_rect.intersect(painter.clip_rect()))
-        .galley(rect.min, galley, text);
+    crate::app::fitted_text::paint_fitted(painter, rect.min, &title, room, (11.0, 8.0), text);
     crate::app::colour_scale::paint_ends(painter, bar, "0", &number(scale), text);
     painter.text(
         pos2(bar.center().x, bar.max.y + 1.0),
