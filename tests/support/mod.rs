@@ -5,6 +5,8 @@
 use std::process::Command;
 
 mod bin;
+#[cfg(feature = "gui")]
+pub mod plots;
 pub use bin::routelab_bin;
 
 /// Run the `routelab` binary with `args` from the package root, as a user
