@@ -14,7 +14,8 @@ pub struct PlotReport {
     pub id: String,
     /// The data area on screen.
     pub data_rect: egui::Rect,
-    /// The whole plot widget (axes included).
+    /// The plot's response rectangle: egui_plot's, the area inside the
+    /// axes (not the axes' labels).
     pub rect: egui::Rect,
     /// The x range shown.
     pub x_range: [f64; 2],
