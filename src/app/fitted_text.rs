@@ -22,10 +22,10 @@ pub fn fitted(
     let mut s = size;
     loop {
         let galley = painter.layout_no_wrap(text.to_owned(), FontId::proportional(s), colour);
-        if galley.size().x <= room || s <= floor {
-            if galley.size().x <= room {
-                return galley;
-            }
+        if galley.size().x <= room {
+            return galley;
+        }
+        if s <= floor {
             break;
         }
         s = (s - 0.5).max(floor);

@@ -199,7 +199,7 @@ pub struct AlignedYAxes {
 impl AlignedYAxes {
     /// The column `name`'s width from the last frame (0 on the first).
     pub fn load(ui: &egui::Ui, name: &str) -> Self {
-        let id = egui::Id::unique(("aligned y axes", name));
+        let id = Self::key(name);
         let width = ui.data(|d| d.get_temp::<f32>(id)).unwrap_or(0.0);
         AlignedYAxes {
             id,
@@ -236,8 +236,12 @@ impl AlignedYAxes {
 
     /// Start the column `name` over (it has nothing to draw).
     pub fn forget(ui: &egui::Ui, name: &str) {
-        let id = egui::Id::unique(("aligned y axes", name));
-        ui.data_mut(|d| d.remove::<f32>(id));
+        ui.data_mut(|d| d.remove::<f32>(Self::key(name)));
+    }
+
+    /// Where the column `name`'s width is kept in the context's memory.
+    fn key(name: &str) -> egui::Id {
+        egui::Id::unique(("aligned y axes", name))
     }
 }
 
