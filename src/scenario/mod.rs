@@ -242,7 +242,8 @@ impl Scenario {
             p.push(e.to_string());
         }
         if let Some(Err(e)) = self.compare_with.as_ref().map(|c| c.parse::<RoutingSpec>()) {
-            p.push(format!("compare_with: {e}"));
+            // Named like the other fields' problems (`field `k`: ...`).
+            p.push(format!("field `compare_with`: {e}"));
         }
         match worst::check(&self.traffic, &self.routing) {
             Some(Err(e)) => p.push(e),
@@ -514,6 +515,23 @@ mod tests {
         };
         let p = s.problems();
         assert!(p.len() >= 4, "{p:?}");
+    }
+
+    #[test]
+    fn a_bad_compared_routing_names_its_field() {
+        // Found by `fuzz_scenario::scenario_json` (seed 20261129): a
+        // topology spec where the compared routing goes.
+        let s = Scenario {
+            compare_with: Some("torus:8x8".into()),
+            ..Scenario::default()
+        };
+        let p = s.problems();
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(
+            p[0].starts_with("field `compare_with`: routing `torus:8x8`: unknown routing `torus`"),
+            "{p:?}"
+        );
+        assert!(p[0].contains("accepted: "), "{p:?}");
     }
 
     #[test]
