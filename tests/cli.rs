@@ -332,3 +332,94 @@ fn prefetching_changes_no_result() {
         assert_eq!(on, off, "{case:?}");
     }
 }
+
+/// An invocation one of whose output files cannot be written is refused
+/// before anything runs, and writes none of its files: found by
+/// `fuzz_cli` (seed 20261129), where `sim --occupancy X --channels Y` on
+/// the input-queued model ran, wrote Y, and only then refused `--occupancy`.
+#[test]
+fn unwritable_outputs_are_refused_before_the_run_and_write_nothing() {
+    let dir = std::env::temp_dir().join(format!("routelab-cli-outputs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let channels = dir.join("channels.csv");
+    let occupancy = dir.join("occupancy.csv");
+    let missing = dir.join("no-such-dir").join("x.csv");
+    let s = |p: &std::path::Path| p.display().to_string();
+    // Long enough that a run before the refusal would be felt.
+    let long = ["--cycles", "100000", "--warmup", "0"];
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            [
+                "sim",
+                "--occupancy",
+                &s(&occupancy),
+                "--channels",
+                &s(&channels),
+            ]
+            .iter()
+            .chain(&long)
+            .map(|x| x.to_string())
+            .collect(),
+            "--occupancy needs switch_model = timeslice",
+        ),
+        (
+            [
+                "sim",
+                "--channels",
+                &s(&channels),
+                "--surface",
+                &s(&missing),
+            ]
+            .iter()
+            .chain(&long)
+            .map(|x| x.to_string())
+            .collect(),
+            "--surface",
+        ),
+        (
+            ["sim", "--channels", &s(&dir)]
+                .iter()
+                .chain(&long)
+                .map(|x| x.to_string())
+                .collect(),
+            "is a directory",
+        ),
+        (
+            ["sweep", "--loads", "0.1,0.2", "--csv", &s(&missing)]
+                .iter()
+                .chain(&long)
+                .map(|x| x.to_string())
+                .collect(),
+            "--csv",
+        ),
+        (
+            [
+                "load",
+                "--topology",
+                "torus:8x8",
+                "--routing",
+                "dor",
+                "--channels",
+                &s(&missing),
+            ]
+            .iter()
+            .map(|x| x.to_string())
+            .collect(),
+            "--channels",
+        ),
+    ];
+    for (args, needle) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, _, err) = routelab(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("wrote"), "{args:?} wrote a file: {err}");
+        assert!(!channels.exists(), "{args:?} wrote {}", channels.display());
+        assert!(
+            !occupancy.exists(),
+            "{args:?} wrote {}",
+            occupancy.display()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -199,6 +199,9 @@ fn check_load(a: &LoadArgs) -> Result<f64, CliError> {
 
 pub fn run(a: LoadArgs) -> Result<(), CliError> {
     let cube = Cube::from_spec(&a.topology).map_err(input)?;
+    if let Some(path) = &a.channels {
+        super::check_output("--channels", path)?;
+    }
     if a.samples == 0 {
         return Err(CliError::Input(
             "--samples 0; accepted a whole number >= 1".into(),

@@ -49,6 +49,30 @@ impl From<crate::scenario::ScenarioError> for CliError {
 }
 
 /// Write `text` to `path`, naming the file on failure.
+/// Refuse an output file that cannot be written before anything runs (a
+/// run of minutes whose results then had nowhere to go, or one of two
+/// files written and the other not): its directory must exist and it must
+/// not be a directory itself. `flag` names it in the message.
+pub(crate) fn check_output(flag: &str, path: &std::path::Path) -> Result<(), CliError> {
+    let shown = path.display();
+    if path.is_dir() {
+        return Err(CliError::Input(format!(
+            "{flag} `{shown}` is a directory; accepted: a file name in an existing directory"
+        )));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(CliError::Input(format!(
+            "{flag} `{shown}`: directory `{}` does not exist; accepted: a file name in an existing directory",
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
 pub(crate) fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliError> {
     std::fs::write(path, text)
         .map_err(|e| CliError::Input(format!("cannot write `{}`: {e}", path.display())))?;

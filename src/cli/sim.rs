@@ -1,9 +1,9 @@
 //! `routelab sim`: one scenario, a readable summary or one JSON object.
 
 use super::args::Planned;
-use super::{CliError, ScenarioArgs, write_file};
+use super::{CliError, ScenarioArgs, check_output, write_file};
 use crate::scenario::Scenario;
-use crate::sim::{Simulation, Summary};
+use crate::sim::{Simulation, Summary, SwitchModelKind};
 use clap::Args;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -227,6 +227,21 @@ pub fn run(mut a: SimArgs) -> Result<(), CliError> {
     let Some(p) = scenarios.into_iter().next() else {
         return Err(CliError::Input("no routing".into()));
     };
+    // What the files need, before the run: nothing runs, and no file is
+    // written, for an invocation one of whose files cannot be.
+    for (flag, path) in [
+        ("--channels", &a.channels),
+        ("--surface", &a.surface),
+        ("--pairs", &a.pairs),
+        ("--occupancy", &a.occupancy),
+    ] {
+        if let Some(path) = path {
+            check_output(flag, path)?;
+        }
+    }
+    if a.occupancy.is_some() && p.scenario.switch_model != SwitchModelKind::TIME_SLICE {
+        return Err(not_time_slice(p.scenario.switch_model.as_str()));
+    }
     let (sim, r) = run_planned(p, a.engine_threads)?;
     if a.digest {
         if let Some(path) = &a.channels {
@@ -468,13 +483,17 @@ fn side_by_side_cycles(runs: &[SimReport]) -> String {
     out
 }
 
+/// `--occupancy` on a run of another model than the time-slice one.
+fn not_time_slice(model: &str) -> CliError {
+    CliError::Input(format!(
+        "--occupancy needs switch_model = timeslice (this run is {model})"
+    ))
+}
+
 /// Time-slice model: every switch's occupancy at the end of each window.
 pub fn occupancy_csv(sim: &Simulation) -> Result<String, CliError> {
     let Some(ts) = sim.time_slice() else {
-        return Err(CliError::Input(format!(
-            "--occupancy needs switch_model = timeslice (this run is {})",
-            sim.switch_model()
-        )));
+        return Err(not_time_slice(sim.switch_model()));
     };
     let k = match sim.network().shape() {
         crate::topology::Shape::FatTree { k } => *k,

@@ -168,6 +168,9 @@ pub fn sweep(
 
 pub fn run(a: SweepArgs) -> Result<(), CliError> {
     let loads = parse_loads(&a.loads)?;
+    if let Some(path) = &a.csv {
+        super::check_output("--csv", path)?;
+    }
     let scenarios = a.scenario.scenarios(a.compare)?;
     if scenarios.len() > 1 {
         return run_several(&a, scenarios, &loads);
