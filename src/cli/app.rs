@@ -87,6 +87,10 @@ impl AppArgs {
                 })?)
             }
         };
+        // Before the window opens, as for the file.
+        if let Some(path) = &self.screenshot {
+            super::check_output("--screenshot", path)?;
+        }
         Ok(Startup {
             file,
             play: self.play,
@@ -123,4 +127,39 @@ pub fn without_gui() -> CliError {
          build the app with `cargo build --release` (or run `cargo run --release -- app FILE`)"
             .into(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AppArgs;
+
+    fn with_screenshot(path: &str) -> AppArgs {
+        AppArgs {
+            file: None,
+            play: false,
+            presenter: false,
+            window: None,
+            screenshot: Some(path.into()),
+            screenshot_after: 10,
+        }
+    }
+
+    /// A screenshot that could not be saved is refused before the window
+    /// opens, not after the run it was to show.
+    #[test]
+    fn an_unwritable_screenshot_is_refused_before_the_window_opens() {
+        let Err(e) = with_screenshot("/no-such-directory/shot.png").startup() else {
+            panic!("a screenshot into a missing directory was accepted");
+        };
+        assert_eq!(e.exit_code(), std::process::ExitCode::from(2));
+        let e = e.message();
+        assert!(e.contains("--screenshot"), "{e}");
+        assert!(e.contains("does not exist"), "{e}");
+        let dir = std::env::temp_dir();
+        assert!(
+            with_screenshot(&dir.join("shot.png").display().to_string())
+                .startup()
+                .is_ok()
+        );
+    }
 }
