@@ -48,7 +48,6 @@ impl From<crate::scenario::ScenarioError> for CliError {
     }
 }
 
-/// Write `text` to `path`, naming the file on failure.
 /// Refuse an output file that cannot be written before anything runs (a
 /// run of minutes whose results then had nowhere to go, or one of two
 /// files written and the other not): its directory must exist and it must
@@ -73,6 +72,7 @@ pub(crate) fn check_output(flag: &str, path: &std::path::Path) -> Result<(), Cli
     Ok(())
 }
 
+/// Write `text` to `path`, naming the file on failure.
 pub(crate) fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliError> {
     std::fs::write(path, text)
         .map_err(|e| CliError::Input(format!("cannot write `{}`: {e}", path.display())))?;
