@@ -267,6 +267,56 @@ fn ctrl_c_stops_cleanly_and_the_rerun_finishes_the_same_table() {
 }
 
 #[test]
+fn unwritable_outputs_are_refused_before_anything_is_created() {
+    let dir = scratch("slurm-script");
+    let file = write(&dir, "small.json", SMALL);
+    let out = dir.join("out");
+    let script = dir.join("no-such-dir").join("job.sbatch");
+    let (code, _, err) = routelab(&[
+        "campaign",
+        "slurm",
+        &file,
+        "--out",
+        out.to_str().unwrap(),
+        "--script",
+        script.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--script") && err.contains("does not exist"),
+        "{err}"
+    );
+    assert!(
+        !out.exists(),
+        "the refused invocation created {}",
+        out.display()
+    );
+    // An output directory that names a file: refused by its flag, the file
+    // left as it was.
+    let file_out = write(&dir, "not-a-dir", "keep");
+    for args in [
+        vec!["campaign", "run", &file, "--out", &file_out],
+        vec!["campaign", "slurm", &file, "--out", &file_out],
+        vec![
+            "campaign",
+            "plot",
+            &dir.display().to_string(),
+            "--out",
+            &file_out,
+        ],
+    ] {
+        let (code, _, err) = routelab(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains("--out") && err.contains("is a file"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(std::fs::read_to_string(&file_out).unwrap(), "keep");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn slurm_writes_a_job_array_and_plot_draws_svg_and_png() {
     let dir = scratch("slurm-plot");
     let file = write(&dir, "small.json", SMALL);

@@ -407,6 +407,21 @@ fn unwritable_outputs_are_refused_before_the_run_and_write_nothing() {
             .collect(),
             "--channels",
         ),
+        (
+            [
+                "paths",
+                "--topology",
+                "irregular:16:seed=3",
+                "--select",
+                "sa",
+                "--tables",
+                &s(&missing),
+            ]
+            .iter()
+            .map(|x| x.to_string())
+            .collect(),
+            "--tables",
+        ),
     ];
     for (args, needle) in cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();

@@ -86,7 +86,7 @@ pub fn plot(table: &Table, title: &str, by: &By, out: &Path) -> Result<Vec<PathB
     fonts();
     let load = table
         .column("load")
-        .ok_or("the campaign has no load axis; the figures plot against the offered load (add \"load\" to the axes)")?;
+        .ok_or("the campaign has no load axis; accepted: a campaign whose axes include \"load\" (the figures plot against the offered load)")?;
     let input = |name: &str| -> Option<usize> {
         table
             .inputs

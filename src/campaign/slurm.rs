@@ -56,7 +56,7 @@ impl JobArray<'_> {
         );
         s.push_str("# Each array task runs its share of the points; results land in the output\n");
         s.push_str("# directory as they finish. Resubmitting computes only what is missing.\n");
-        s.push_str(&format!("#SBATCH --job-name={}\n", shell_quote(self.name)));
+        s.push_str(&format!("#SBATCH --job-name={}\n", job_name(self.name)));
         s.push_str(&format!(
             "#SBATCH --array=0-{}\n",
             self.tasks.saturating_sub(1)
@@ -99,9 +99,129 @@ impl JobArray<'_> {
     }
 }
 
+/// Slurm's time formats (`sbatch --time`, the sbatch(1) manual): minutes,
+/// minutes:seconds, hours:minutes:seconds, days-hours, days-hours:minutes,
+/// days-hours:minutes:seconds, or `infinite` / `unlimited`. Checked here so
+/// that a mistyped limit is refused when the script is written, not by
+/// `sbatch` on the cluster.
+pub const TIME_ACCEPTED: &str =
+    "Slurm's time formats MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or unlimited";
+
+/// `s` if it is a Slurm time limit ([`TIME_ACCEPTED`]).
+pub fn parse_time(s: &str) -> Result<String, String> {
+    let number = |x: &str| !x.is_empty() && x.len() <= 9 && x.bytes().all(|b| b.is_ascii_digit());
+    let fields = |x: &str, most: usize| {
+        let f: Vec<&str> = x.split(':').collect();
+        f.len() <= most && f.iter().all(|y| number(y))
+    };
+    let ok = s.eq_ignore_ascii_case("unlimited")
+        || s.eq_ignore_ascii_case("infinite")
+        || match s.split_once('-') {
+            Some((days, rest)) => number(days) && fields(rest, 3),
+            None => fields(s, 3),
+        };
+    accepted_if(ok, s, "a time limit", TIME_ACCEPTED)
+}
+
+/// What `--partition` accepts: Slurm partition names (letters, digits,
+/// `_`, `-`, `.`), several separated by commas.
+pub const PARTITION_ACCEPTED: &str =
+    "partition names of letters, digits, `_`, `-` and `.`, separated by commas";
+
+/// `s` if it is one or more partition names ([`PARTITION_ACCEPTED`]).
+pub fn parse_partition(s: &str) -> Result<String, String> {
+    let ok = s
+        .split(',')
+        .all(|name| !name.is_empty() && name.chars().all(name_char));
+    accepted_if(ok, s, "a partition", PARTITION_ACCEPTED)
+}
+
+/// What `--sbatch-args` accepts: one whole `sbatch` option per value.
+pub const SBATCH_ARG_ACCEPTED: &str =
+    "one whole sbatch option per value, starting with `-` (e.g. `--account=net`), on one line";
+
+/// `s` if it is one `sbatch` option ([`SBATCH_ARG_ACCEPTED`]): written as
+/// it is after `#SBATCH`, so a line break in it would put a line of its
+/// own into the script.
+pub fn parse_sbatch_arg(s: &str) -> Result<String, String> {
+    let ok = s.starts_with('-') && !s.chars().any(char::is_control);
+    accepted_if(ok, s, "an sbatch option", SBATCH_ARG_ACCEPTED)
+}
+
+/// `s` if `ok`, else the message that it is not `what` and what is
+/// `accepted` (control characters in `s` shown escaped).
+fn accepted_if(ok: bool, s: &str, what: &str, accepted: &str) -> Result<String, String> {
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "`{}` is not {what}; accepted {accepted}",
+            s.escape_debug()
+        ))
+    }
+}
+
+/// A character Slurm takes as it is in a name (a partition, a job):
+/// letters, digits, `_`, `-` and `.`.
+fn name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
+}
+
+/// A job name from a campaign file's name: characters other than
+/// [`name_char`]s become `_`, so the `#SBATCH` line holds it as it is.
+pub fn job_name(stem: &str) -> String {
+    stem.chars()
+        .map(|c| if name_char(c) { c } else { '_' })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slurm_time_limits_and_partitions_are_checked() {
+        for t in [
+            "30",
+            "30:00",
+            "02:00:00",
+            "1-12",
+            "1-12:30",
+            "1-12:30:00",
+            "0",
+            "UNLIMITED",
+            "infinite",
+        ] {
+            assert_eq!(parse_time(t), Ok(t.to_string()), "{t}");
+        }
+        for t in [
+            "",
+            "1:2:3:4",
+            "2h",
+            "-1",
+            "1-",
+            "1-2:3:4:5",
+            "1--2",
+            " 30",
+            "1:",
+            "1e3",
+        ] {
+            let e = parse_time(t).unwrap_err();
+            assert!(e.contains("MM:SS"), "{t}: {e}");
+        }
+        for p in ["short", "gpu-a100", "a,b", "debug.x_1"] {
+            assert_eq!(parse_partition(p), Ok(p.to_string()), "{p}");
+        }
+        for p in ["", "a b", "a,", "x;rm -rf", "🙂"] {
+            assert!(parse_partition(p).is_err(), "{p}");
+        }
+        assert!(parse_sbatch_arg("--account=net").is_ok());
+        for a in ["", "account=net", "--x\nrm -rf ~", "--x\r"] {
+            let e = parse_sbatch_arg(a).unwrap_err();
+            assert!(e.contains("one whole sbatch option"), "{a}: {e}");
+        }
+        assert_eq!(job_name("drb sweep\n1"), "drb_sweep_1");
+    }
 
     #[test]
     fn script_runs_each_task_share() {

@@ -56,10 +56,10 @@ pub struct RunArgs {
     #[arg(long = "set", value_name = "FIELD=VALUE", action = clap::ArgAction::Append)]
     pub set: Vec<String>,
     /// This task's index, 0..tasks (a job array's `$SLURM_ARRAY_TASK_ID`).
-    #[arg(long, default_value_t = 0, value_parser = parse_index)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = parse_index)]
     pub task: usize,
     /// Tasks sharing the campaign: task I runs every N-th point from I.
-    #[arg(long, default_value_t = 1, value_parser = parse_tasks)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_tasks)]
     pub tasks: usize,
     /// Check the file and every point, print the count, run nothing.
     #[arg(long)]
@@ -75,19 +75,19 @@ pub struct SlurmArgs {
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// Array tasks (1..=10000).
-    #[arg(long, default_value_t = 1, value_parser = parse_tasks)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_tasks)]
     pub tasks: usize,
-    /// Slurm partition.
-    #[arg(long)]
+    /// Slurm partition (or several, separated by commas).
+    #[arg(long, value_parser = crate::campaign::slurm::parse_partition)]
     pub partition: Option<String>,
     /// Time limit per task (Slurm's --time, e.g. 02:00:00).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = crate::campaign::slurm::parse_time)]
     pub time: Option<String>,
     /// CPUs per task; the task runs its points on that many threads.
-    #[arg(long, value_parser = parse_tasks)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_tasks)]
     pub cpus_per_task: Option<usize>,
     /// More #SBATCH arguments, each a whole option (`--sbatch-args=--account=net`). Repeatable.
-    #[arg(long, allow_hyphen_values = true, action = clap::ArgAction::Append)]
+    #[arg(long, allow_hyphen_values = true, action = clap::ArgAction::Append, value_parser = crate::campaign::slurm::parse_sbatch_arg)]
     pub sbatch_args: Vec<String>,
     /// Fields set for every point, passed on to each task's `campaign run`.
     #[arg(long = "set", value_name = "FIELD=VALUE", action = clap::ArgAction::Append)]
@@ -234,6 +234,7 @@ fn run_points(a: RunArgs) -> Result<(), CliError> {
             a.out.display()
         ));
     }
+    super::check_out_dir("--out", &a.out)?;
     run::prepare_dir(&a.out, &c)
         .map_err(|e| CliError::Run(format!("cannot prepare `{}`: {e}", a.out.display())))?;
     let stop = stop_flag();
@@ -397,6 +398,12 @@ fn slurm(a: SlurmArgs) -> Result<(), CliError> {
     let (file, out) = (absolute(&a.file)?, absolute(&a.out)?);
     let workdir = std::env::current_dir()
         .map_err(|e| CliError::Run(format!("cannot read the current directory: {e}")))?;
+    // A script path given outside DIR is checked before DIR is created or
+    // prepared, so a refused invocation leaves nothing behind.
+    super::check_out_dir("--out", &out)?;
+    if let Some(script) = &a.script {
+        super::check_output("--script", script)?;
+    }
     std::fs::create_dir_all(out.join("slurm"))
         .map_err(|e| CliError::Run(format!("cannot create `{}`: {e}", out.display())))?;
     run::prepare_dir(&out, &c)
@@ -475,13 +482,21 @@ fn merge_dir(a: MergeArgs) -> Result<(), CliError> {
 
 fn plot_dir(a: PlotArgs) -> Result<(), CliError> {
     let by = By::parse(&a.by).map_err(CliError::Input)?;
+    let out = a.out.clone().unwrap_or_else(|| a.dir.join("plots"));
+    super::check_out_dir(
+        if a.out.is_some() {
+            "--out"
+        } else {
+            "plots directory"
+        },
+        &out,
+    )?;
     let t = merged(&a.dir)?;
     let title = a
         .title
         .clone()
         .or_else(|| Manifest::read(&a.dir).map(|m| m.name))
         .unwrap_or_default();
-    let out = a.out.clone().unwrap_or_else(|| a.dir.join("plots"));
     let files = plot::plot(&t, &title, &by, &out).map_err(CliError::Input)?;
     let list: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     super::emit(&(list.join("\n") + "\n"))

@@ -21,7 +21,7 @@ pub use args::ScenarioArgs;
 pub use command::{Cli, Command};
 pub use output::CliError;
 
-use output::{check_output, emit, write_file};
+use output::{check_out_dir, check_output, emit, write_file};
 
 /// Run a parsed command.
 pub fn run(cmd: Command) -> Result<(), CliError> {

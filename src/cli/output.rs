@@ -72,6 +72,19 @@ pub(crate) fn check_output(flag: &str, path: &std::path::Path) -> Result<(), Cli
     Ok(())
 }
 
+/// Refuse an output directory (created if missing, with its parents) that
+/// names an existing file, before anything runs or is written. `flag`
+/// names it in the message.
+pub(crate) fn check_out_dir(flag: &str, path: &std::path::Path) -> Result<(), CliError> {
+    if path.exists() && !path.is_dir() {
+        return Err(CliError::Input(format!(
+            "{flag} `{}` is a file; accepted: a directory (created if missing)",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
 /// Write `text` to `path`, naming the file on failure.
 pub(crate) fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliError> {
     std::fs::write(path, text)

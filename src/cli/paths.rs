@@ -3,7 +3,7 @@
 //! et al. Tables 2-4; Villalobos et al. §4). `--compare` runs every
 //! algorithm on the same path set and prints one table.
 
-use super::{CliError, write_file};
+use super::{CliError, check_output, write_file};
 use crate::paths::{
     Algorithm, CrossingStats, Init, LegalKind, Load, Objective, PathSet, RouteTables, SearchParams,
     run as run_select,
@@ -157,6 +157,11 @@ pub fn run(a: PathsArgs) -> Result<(), CliError> {
         return Err(input(
             "--tables needs --select (which algorithm's tables to write)".into(),
         ));
+    }
+    // Before the search (which may take minutes): a path the tables could
+    // not be written to is refused now, not after it.
+    if let Some(path) = &a.tables {
+        check_output("--tables", path)?;
     }
     if !(1..=16).contains(&a.vcs) {
         return Err(input(format!("--vcs {}; accepted 1..=16", a.vcs)));
