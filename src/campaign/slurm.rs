@@ -167,8 +167,9 @@ fn name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
 }
 
-/// A job name from a campaign file's name: characters other than
-/// [`name_char`]s become `_`, so the `#SBATCH` line holds it as it is.
+/// A job name from a campaign file's name: characters other than letters,
+/// digits, `_`, `-` and `.` become `_`, so the `#SBATCH` line holds it as
+/// it is.
 pub fn job_name(stem: &str) -> String {
     stem.chars()
         .map(|c| if name_char(c) { c } else { '_' })
