@@ -313,6 +313,36 @@ fn unwritable_outputs_are_refused_before_anything_is_created() {
         );
         assert_eq!(std::fs::read_to_string(&file_out).unwrap(), "keep");
     }
+    // `campaign merge`: its table's file is checked before the results are
+    // read (here there are none, so a later check would say so instead),
+    // and a campaign directory that is missing or a file says which.
+    let table = dir.join("no-such-dir").join("table.csv");
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let (code, _, err) = routelab(&[
+        "campaign",
+        "merge",
+        empty.to_str().unwrap(),
+        "--out",
+        table.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--out") && err.contains("does not exist") && !err.contains("points"),
+        "{err}"
+    );
+    let missing = dir.join("no-campaign");
+    for (d, what) in [
+        (missing.to_str().unwrap(), "does not exist"),
+        (file_out.as_str(), "is not a directory"),
+    ] {
+        let (code, _, err) = routelab(&["campaign", "merge", d]);
+        assert_eq!(code, 2, "{d}: {err}");
+        assert!(
+            err.contains(what) && err.contains("accepted: a directory written by"),
+            "{d}: {err}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -99,13 +99,19 @@ pub fn mean_ci95(xs: &[f64]) -> (f64, Option<f64>) {
 
 /// Every point result in `dir/points`, ordered by id.
 pub fn read_points(dir: &Path) -> Result<Vec<PointResult>, String> {
+    const ACCEPTED: &str = "accepted: a directory written by `routelab campaign run --out DIR` \
+                            (or `campaign slurm --out DIR`), with its `points` directory";
+    if !dir.is_dir() {
+        let what = if dir.exists() {
+            "is not a directory"
+        } else {
+            "does not exist"
+        };
+        return Err(format!("`{}` {what}; {ACCEPTED}", dir.display()));
+    }
     let pdir = dir.join("points");
-    let entries = std::fs::read_dir(&pdir).map_err(|e| {
-        format!(
-            "cannot read `{}`: {e}; accepted a directory written by `routelab campaign run --out DIR`",
-            pdir.display()
-        )
-    })?;
+    let entries = std::fs::read_dir(&pdir)
+        .map_err(|e| format!("cannot read `{}`: {e}; {ACCEPTED}", pdir.display()))?;
     let mut names: Vec<_> = entries
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())

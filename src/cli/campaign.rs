@@ -468,6 +468,11 @@ fn merged(dir: &Path) -> Result<Table, CliError> {
 }
 
 fn merge_dir(a: MergeArgs) -> Result<(), CliError> {
+    // The table's file is checked before the results are read: a refused
+    // `--out` reads and writes nothing.
+    if let Some(p) = &a.out {
+        super::check_output("--out", p)?;
+    }
     let t = merged(&a.dir)?;
     let text = if a.json {
         t.to_json()
