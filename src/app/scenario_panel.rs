@@ -256,11 +256,13 @@ pub fn scenario_ui(
 
             if draft.switch_model.uses_deadlines() {
                 ui.label("Admission R");
-                ui.add(egui::DragValue::new(&mut draft.admit_slices).range(0..=1_000_000).suffix(" slices"))
+                let unit = counted(draft.admit_slices, "slice", "slices");
+                ui.add(egui::DragValue::new(&mut draft.admit_slices).range(0..=1_000_000).suffix(unit))
                     .on_hover_text("A request fails if its access switch has no room for it within R slices of its begin time");
                 ui.end_row();
                 ui.label("Deadline D");
-                ui.add(egui::DragValue::new(&mut draft.deadline_slices).range(1..=1_000_000).suffix(" slices"))
+                let unit = counted(draft.deadline_slices, "slice", "slices");
+                ui.add(egui::DragValue::new(&mut draft.deadline_slices).range(1..=1_000_000).suffix(unit))
                     .on_hover_text("A request fails unless delivered within D slices of its begin time");
                 ui.end_row();
             }
@@ -276,7 +278,8 @@ pub fn scenario_ui(
                 ui.end_row();
             } else {
             ui.label("Packet size");
-            ui.add(egui::DragValue::new(&mut draft.packet_flits).range(1..=1024).suffix(" flits"))
+            let unit = counted(draft.packet_flits, "flit", "flits");
+            ui.add(egui::DragValue::new(&mut draft.packet_flits).range(1..=1024).suffix(unit))
                 .on_hover_text("Flits per packet");
             ui.end_row();
 
@@ -302,7 +305,8 @@ pub fn scenario_ui(
             ui.end_row();
 
             ui.label("Buffer depth");
-            ui.add(egui::DragValue::new(&mut draft.buffer_flits).range(1..=1024).suffix(" flits"))
+            let unit = counted(draft.buffer_flits, "flit", "flits");
+            ui.add(egui::DragValue::new(&mut draft.buffer_flits).range(1..=1024).suffix(unit))
                 .on_hover_text("Flits per virtual channel buffer");
             ui.end_row();
 
@@ -333,7 +337,9 @@ pub fn scenario_ui(
 
             ui.label("Warm-up");
             let step = draft.switch_model.unit().step;
-            ui.add(egui::DragValue::new(&mut draft.warmup).range(0..=10_000_000).suffix(format!(" {step}")))
+            let one = step.strip_suffix('s').unwrap_or(step);
+            let unit = counted(draft.warmup, one, step);
+            ui.add(egui::DragValue::new(&mut draft.warmup).range(0..=10_000_000).suffix(unit))
                 .on_hover_text(format!("{} before statistics start", capitalised(step)));
             ui.end_row();
 
@@ -372,4 +378,11 @@ pub fn scenario_ui(
             *draft = applied.clone();
         }
     });
+}
+
+/// A drag value's unit after `n`: ` flit` after 1, ` flits` otherwise
+/// (the suffix is read before the value may change this frame, so an edit
+/// shows its unit from the next frame on).
+fn counted<N: PartialEq + From<u8>>(n: N, one: &str, many: &str) -> String {
+    format!(" {}", if n == N::from(1) { one } else { many })
 }

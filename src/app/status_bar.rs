@@ -66,7 +66,7 @@ impl RoutelabApp {
                         cap,
                         100.0 * sum.accepted / cap.max(f64::MIN_POSITIVE)
                     ))
-                    .on_hover_text("Measured since the warm-up ended: mean latency, accepted / offered flits per host per cycle, and the network's capacity under uniform traffic (the bisection limit) with the accepted throughput as a share of it");
+                    .on_hover_text("Measured since the warm-up ended: mean latency, accepted / offered flits per host per cycle, and the network's capacity under uniform traffic (the bisection limit) with the accepted throughput as a share of it. The latency counts the packets generated since the warm-up and delivered so far: in the first few hundred cycles after it only the fast ones have arrived, so it starts below the latency plot (which counts every packet delivered in its window) and rises to it");
                 }
                 if let Some(b) = &s.compare {
                     let sb = b.summary();
