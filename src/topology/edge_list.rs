@@ -5,7 +5,7 @@
 //!
 //! Limits ([`crate::limits`]): at most 2048 switches, 255 ports per switch
 //! (links and hosts), 2^20 links and 64 hosts per switch; a file beyond one
-//! is refused with the line (or line 0 for the whole file) and the limit.
+//! is refused with the line (none for a limit of the whole file) and the limit.
 
 use super::{Network, NetworkBuilder, Shape, TopologyError};
 use crate::limits::{MAX_FILE_LINKS, MAX_IRREGULAR_SWITCHES, MAX_PORTS};

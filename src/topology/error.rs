@@ -11,10 +11,21 @@ pub enum TopologyError {
         problem: String,
         accepted: String,
     },
-    #[error("topology file `{path}` line {line}: {problem}")]
+    #[error("topology file `{path}`{}: {problem}", at_line(.line))]
     File {
         path: String,
+        /// The line the problem is on, from 1; 0 for the whole file (it
+        /// cannot be read, or is too large).
         line: usize,
         problem: String,
     },
+}
+
+/// ` line N`, or nothing for a problem of the whole file (line 0).
+fn at_line(line: &usize) -> String {
+    if *line == 0 {
+        String::new()
+    } else {
+        format!(" line {line}")
+    }
 }

@@ -374,7 +374,7 @@ impl TopologySpec {
                     let mut text = String::new();
                     std::fs::File::open(path)
                         .and_then(|f| f.take(limits::MAX_FILE_BYTES + 1).read_to_string(&mut text))
-                        .map_err(|e| file_error(e.to_string()))?;
+                        .map_err(|e| file_error(format!("{e}; accepted: a readable text file")))?;
                     if text.len() as u64 > limits::MAX_FILE_BYTES {
                         return Err(file_error(format!(
                             "larger than {} bytes ({}); at most that",

@@ -14,7 +14,8 @@
 //!   cabled to an adapter, and (ibnetdiscover, which lists every cable from
 //!   both ends) a cable listed from one end only, each refused with the
 //!   line and what was expected;
-//! - a fabric whose switches are not connected is refused (line 0);
+//! - a fabric whose switches are not connected is refused, naming two
+//!   switches that cannot reach each other and their lines;
 //! - the size limits of [`crate::limits`] apply: at most
 //!   [`MAX_IRREGULAR_SWITCHES`](crate::limits::MAX_IRREGULAR_SWITCHES) switches, [`MAX_PORTS`](crate::limits::MAX_PORTS) ports per switch,
 //!   [`MAX_FILE_LINKS`](crate::limits::MAX_FILE_LINKS) cables, [`crate::limits::MAX_FILE_BYTES`] bytes of file, and the
@@ -118,7 +119,7 @@ pub fn read(path: &str) -> Result<String, TopologyError> {
             Err(e) => {
                 return bundled(path)
                     .map(str::to_string)
-                    .ok_or_else(|| file_error(e.to_string()));
+                    .ok_or_else(|| file_error(format!("{e}; accepted: a readable text file")));
             }
         }
         if text.len() as u64 > MAX_FILE_BYTES {
