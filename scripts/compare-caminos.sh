@@ -2,13 +2,16 @@
 # Simulated cycles per second of routelab and of CAMINOS (caminos 0.6.3 on
 # crates.io) on the same network and load, on this machine, in one run:
 # torus 8x8, one host per router, dimension-order routing, uniform traffic,
-# 1-flit (1-phit) packets, offered load 0.5 flits (phits) per host per cycle.
+# 1-flit (1-phit) packets (FLITS below), offered load 0.5 flits (phits) per
+# host per cycle.
 #
 #     bash scripts/compare-caminos.sh
 #
 # Knobs (environment): LOAD (0.5), WARMUP (1000), CYCLES (10000 measured),
+# FLITS (1: flits (phits) per packet on both sides), BUFFER (8: flits
+# (phits) per input VC buffer on both sides; with FLITS=16 use BUFFER=32),
 # REPS (5 runs of each, alternating; the median of each is reported),
-# ROUTELAB_FLAGS (extra `routelab sim` flags, e.g. "--buffer-flits 16"),
+# ROUTELAB_FLAGS (extra `routelab sim` flags, e.g. "--engine-threads 2"),
 # BIN (a routelab binary to run instead of building one,
 # scripts/routelab-bin.sh).
 # Installs caminos with `cargo install caminos --locked` if it is missing
@@ -20,6 +23,12 @@ LOAD="${LOAD:-0.5}"
 WARMUP="${WARMUP:-1000}"
 CYCLES="${CYCLES:-10000}"
 REPS="${REPS:-5}"
+FLITS="${FLITS:-1}"
+BUFFER="${BUFFER:-8}"
+# CAMINOS's output buffers (per VC): its bubble lets a packet turn into
+# another dimension only when the output buffer has room for it and one more
+# packet of the largest size, so they hold two packets (at least 4 phits).
+OUT_BUFFER=$((2 * FLITS > 4 ? 2 * FLITS : 4))
 ROUTELAB_FLAGS="${ROUTELAB_FLAGS:-}"
 TOTAL=$((WARMUP + CYCLES))
 
@@ -45,7 +54,8 @@ trap 'rm -rf "$TMP"' EXIT
 
 # CAMINOS: the Basic router (input and output buffers per VC), 2 VCs chosen at
 # random among the legal ones, bubble flow control for deadlock freedom on the
-# torus rings, 1-phit packets (flit_size 1), 8 phits per input buffer,
+# torus rings, FLITS-phit packets (flit_size 1), BUFFER phits per input
+# buffer and OUT_BUFFER per output buffer,
 # DOR x then y; links of delay 1 (one link class per dimension, then the
 # router-server class).
 # HomogeneousTraffic's load is phits per server per cycle.
@@ -65,21 +75,21 @@ Configuration
 		pattern: Uniform,
 		servers: 64,
 		load: $LOAD,
-		message_size: 1,
+		message_size: $FLITS,
 	},
-	maximum_packet_size: 1,
+	maximum_packet_size: $FLITS,
 	router: Basic
 	{
 		virtual_channels: 2,
 		virtual_channel_policies: [ EnforceFlowControl, Random ],
 		delay: 0,
-		buffer_size: 8,
+		buffer_size: $BUFFER,
 		bubble: true,
 		flit_size: 1,
 		intransit_priority: false,
 		allow_request_busy_port: true,
 		output_prioritize_lowest_label: false,
-		output_buffer_size: 4,
+		output_buffer_size: $OUT_BUFFER,
 	},
 	routing: DOR { order: [0,1] },
 	link_classes: [
@@ -122,7 +132,7 @@ for rep in $(seq 1 "$REPS"); do
     t0=$(now)
     # shellcheck disable=SC2086
     { TIMEFORMAT='%U %S'; time "$ROUTELAB" sim --topology torus:8x8 --routing dor \
-        --traffic uniform --load "$LOAD" --packet-flits 1 --warmup "$WARMUP" \
+        --traffic uniform --load "$LOAD" --packet-flits "$FLITS" --buffer-flits "$BUFFER" --warmup "$WARMUP" \
         --cycles "$CYCLES" --seed 1 --json $ROUTELAB_FLAGS >"$TMP/routelab.json" \
         2>"$TMP/routelab.err"; } 2>"$TMP/routelab.time" || {
         cat "$TMP/routelab.err" >&2
@@ -154,7 +164,7 @@ cam_wall=$(median "$TMP/cam_wall") cam_cpu=$(median "$TMP/cam_cpu")
 rl_wall=$(median "$TMP/rl_wall") rl_cpu=$(median "$TMP/rl_cpu") rl_inner=$(median "$TMP/rl_inner")
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "n/a" }'; }
 echo
-echo "torus:8x8, DOR, uniform, 1-flit packets, load $LOAD, $WARMUP warm-up + $CYCLES measured cycles; median of $REPS"
+echo "torus:8x8, DOR, uniform, $FLITS-flit packets, $BUFFER-flit buffers, load $LOAD, $WARMUP warm-up + $CYCLES measured cycles; median of $REPS"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-34s %12s %12s\n' "" "wall" "cpu"
 printf '%-34s %12s %12s\n' "caminos cycles/s (whole process)" "$cam_wall" "$cam_cpu"
