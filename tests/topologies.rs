@@ -174,7 +174,42 @@ fn edge_list_files_load_and_report_bad_lines() {
     let e = Network::from_spec(&format!("file:{}", split.display()))
         .unwrap_err()
         .to_string();
-    assert!(e.contains("not connected"), "{e}");
+    assert!(
+        e.contains("not connected") && e.contains("cannot reach switch 2") && !e.contains("line"),
+        "{e}"
+    );
+    // Checks made once the whole file is read still name the line that
+    // fails them.
+    let read = |name: &str, text: &str| {
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        Network::from_spec(&format!("file:{}", f.display()))
+            .unwrap_err()
+            .to_string()
+    };
+    let e = read("past.txt", "switches 3\n0 1\n1 2\n2 5\n0 2\n");
+    assert!(
+        e.contains("line 4:") && e.contains("link 2 5") && e.contains("(line 1)"),
+        "{e}"
+    );
+    let e = read("hosts.txt", "0 1\n\nhosts 65\n");
+    assert!(
+        e.contains("line 3:") && e.contains("accepted 0..=64"),
+        "{e}"
+    );
+    // 64 hosts leave 191 ports for links: the 192nd link of switch 0 (file
+    // line 193, after the `hosts` line) is the one refused.
+    let star: String = (1..=200).map(|k| format!("0 {k}\n")).collect();
+    let e = read("star.txt", &format!("hosts 64\n{star}"));
+    assert!(
+        e.contains("line 193:") && e.contains("link 0 192") && e.contains("at most 255 ports"),
+        "{e}"
+    );
+    let e = read("empty.txt", "# nothing\n");
+    assert!(
+        e.contains("no links") && e.contains("expected") && !e.contains("line 0"),
+        "{e}"
+    );
     let e = "file:/no/such/file"
         .parse::<TopologySpec>()
         .unwrap()

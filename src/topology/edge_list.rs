@@ -5,7 +5,10 @@
 //!
 //! Limits ([`crate::limits`]): at most 2048 switches, 255 ports per switch
 //! (links and hosts), 2^20 links and 64 hosts per switch; a file beyond one
-//! is refused with the line (none for a limit of the whole file) and the limit.
+//! is refused with the line that goes past it (the first link naming a
+//! switch beyond `switches N`, the `hosts` line, the link that takes a
+//! switch past its ports) and the limit. A file with no link, or whose
+//! switches are not connected, is refused as a whole (no line).
 
 use super::{Network, NetworkBuilder, Shape, TopologyError};
 use crate::limits::{MAX_FILE_LINKS, MAX_IRREGULAR_SWITCHES, MAX_PORTS};
@@ -18,9 +21,13 @@ pub fn parse(spec: String, name: &str, text: &str) -> Result<Network, TopologyEr
         line,
         problem,
     };
-    let mut switches: Option<usize> = None;
-    let mut hosts = 1usize;
+    // `switches N` and `hosts H` with their lines (0: not given), and each
+    // link's line beside it, so the checks after the whole file is read
+    // can name the line that fails them.
+    let mut switches: Option<(usize, usize)> = None;
+    let mut hosts = (1usize, 0usize);
     let mut links: Vec<(u32, u32)> = Vec::new();
+    let mut link_lines: Vec<u32> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -57,9 +64,9 @@ pub fn parse(spec: String, name: &str, text: &str) -> Result<Network, TopologyEr
                         format!("switches {n}; at most {MAX_IRREGULAR_SWITCHES}"),
                     ));
                 }
-                switches = Some(n as usize);
+                switches = Some((n as usize, i + 1));
             }
-            ["hosts", h] => hosts = num(h)? as usize,
+            ["hosts", h] => hosts = (num(h)? as usize, i + 1),
             [a, b] => {
                 let (a, b) = (switch(a)?, switch(b)?);
                 if a == b {
@@ -69,6 +76,7 @@ pub fn parse(spec: String, name: &str, text: &str) -> Result<Network, TopologyEr
                     return Err(bad(i + 1, format!("more than {MAX_FILE_LINKS} links")));
                 }
                 links.push((a, b));
+                link_lines.push((i + 1) as u32);
             }
             _ => {
                 return Err(bad(
@@ -83,35 +91,53 @@ pub fn parse(spec: String, name: &str, text: &str) -> Result<Network, TopologyEr
         .map(|&(a, b)| a.max(b) as usize + 1)
         .max()
         .unwrap_or(0);
-    let n = switches.unwrap_or(max_id);
+    let (hosts, hosts_line) = hosts;
+    let n = switches.map_or(max_id, |(n, _)| n);
     if n == 0 {
-        return Err(bad(0, "no links and no `switches N` line".into()));
-    }
-    if max_id > n {
         return Err(bad(
             0,
-            format!("a link names switch {} but `switches {n}`", max_id - 1),
+            "no links and no `switches N` line; expected at least one link `A B`".into(),
+        ));
+    }
+    if max_id > n {
+        // The first link past `switches N` (a line of its own).
+        let (k, &(a, b)) = links
+            .iter()
+            .enumerate()
+            .find(|&(_, &(a, b))| a.max(b) as usize >= n)
+            .expect("a link names the largest id");
+        let declared = switches.map_or(0, |(_, line)| line);
+        return Err(bad(
+            link_lines[k] as usize,
+            format!(
+                "link {a} {b} names switch {} but `switches {n}` (line {declared}); expected ids 0..={}",
+                a.max(b),
+                n - 1
+            ),
         ));
     }
     if hosts > 64 {
-        return Err(bad(0, format!("hosts {hosts} per switch; accepted 0..=64")));
-    }
-    let mut degree = vec![0u64; n];
-    for &(a, c) in &links {
-        degree[a as usize] += 1;
-        degree[c as usize] += 1;
-    }
-    if let Some((s, d)) = degree
-        .iter()
-        .enumerate()
-        .find(|&(_, &d)| d + hosts as u64 > MAX_PORTS)
-    {
         return Err(bad(
-            0,
-            format!(
-                "switch {s} has {d} links and {hosts} hosts; at most {MAX_PORTS} ports per switch"
-            ),
+            hosts_line,
+            format!("hosts {hosts} per switch; accepted 0..=64"),
         ));
+    }
+    // Ports counted link by link, so the link that takes a switch past
+    // its ports is the line named.
+    let mut degree = vec![0u64; n];
+    for (k, &(a, c)) in links.iter().enumerate() {
+        for s in [a, c] {
+            degree[s as usize] += 1;
+            let d = degree[s as usize];
+            if d + hosts as u64 > MAX_PORTS {
+                return Err(bad(
+                    link_lines[k] as usize,
+                    format!(
+                        "link {a} {c} gives switch {s} its link {d}, with {hosts} hosts; at most {MAX_PORTS} ports per switch"
+                    ),
+                ));
+            }
+        }
     }
     let mut b = NetworkBuilder::new(n);
     for &(a, c) in &links {
@@ -120,7 +146,15 @@ pub fn parse(spec: String, name: &str, text: &str) -> Result<Network, TopologyEr
     b.hosts_per_switch(hosts);
     let net = b.finish(spec, Shape::Irregular, Vec::new());
     if net.num_switches() > 1 && !super::metrics::is_connected(&net) {
-        return Err(bad(0, "the switch graph is not connected".into()));
+        let d = super::metrics::bfs_distances(&net, 0);
+        let far = d.iter().position(|&x| x == u32::MAX).unwrap_or(0);
+        return Err(bad(
+            0,
+            format!(
+                "the switch graph is not connected: switch 0 cannot reach switch {far}; \
+                 expected every switch to reach every other"
+            ),
+        ));
     }
     Ok(net)
 }
