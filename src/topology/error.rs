@@ -14,8 +14,9 @@ pub enum TopologyError {
     #[error("topology file `{path}`{}: {problem}", at_line(.line))]
     File {
         path: String,
-        /// The line the problem is on, from 1; 0 for the whole file (it
-        /// cannot be read, or is too large).
+        /// The line the problem is on, from 1; 0 for a problem of the whole
+        /// file (it cannot be read, is too large, or fails a check of the
+        /// whole, such as being connected), shown without a line.
         line: usize,
         problem: String,
     },

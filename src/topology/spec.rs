@@ -363,25 +363,7 @@ impl TopologySpec {
                 }
                 #[cfg(not(target_arch = "wasm32"))]
                 {
-                    let file_error = |problem: String| TopologyError::File {
-                        path: path.clone(),
-                        line: 0,
-                        problem,
-                    };
-                    // Read at most one byte past the limit (a device such as
-                    // /dev/zero never ends; its reported length is 0).
-                    use std::io::Read;
-                    let mut text = String::new();
-                    std::fs::File::open(path)
-                        .and_then(|f| f.take(limits::MAX_FILE_BYTES + 1).read_to_string(&mut text))
-                        .map_err(|e| file_error(format!("{e}; accepted: a readable text file")))?;
-                    if text.len() as u64 > limits::MAX_FILE_BYTES {
-                        return Err(file_error(format!(
-                            "larger than {} bytes ({}); at most that",
-                            limits::MAX_FILE_BYTES,
-                            limits::human_bytes(limits::MAX_FILE_BYTES)
-                        )));
-                    }
+                    let text = import::read_from_disk(path, None)?;
                     super::edge_list::parse(spec, path, &text)?
                 }
             }

@@ -96,39 +96,61 @@ pub fn bundled(path: &str) -> Option<&'static str> {
 /// path that cannot be read (the browser, another working directory) gives
 /// the compiled-in copy.
 pub fn read(path: &str) -> Result<String, TopologyError> {
-    let file_error = |problem: String| TopologyError::File {
-        path: path.to_string(),
-        line: 0,
-        problem,
-    };
     #[cfg(target_arch = "wasm32")]
     {
         bundled(path).map(str::to_string).ok_or_else(|| {
-            file_error("the browser cannot read files; only the bundled examples open".into())
+            whole_file(
+                path,
+                "the browser cannot read files; only the bundled examples open".into(),
+            )
         })
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
-        use crate::limits::MAX_FILE_BYTES;
-        use std::io::Read;
-        let mut text = String::new();
-        match std::fs::File::open(path)
-            .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_string(&mut text))
-        {
-            Ok(_) => {}
-            Err(e) => {
-                return bundled(path)
-                    .map(str::to_string)
-                    .ok_or_else(|| file_error(format!("{e}; accepted: a readable text file")));
-            }
-        }
-        if text.len() as u64 > MAX_FILE_BYTES {
-            return Err(file_error(format!(
+        read_from_disk(path, bundled(path))
+    }
+}
+
+/// Read a topology file from disk (fabrics here, edge lists through
+/// `file:`): at most [`crate::limits::MAX_FILE_BYTES`], reading one byte
+/// past the limit so that a device such as `/dev/zero` (which never ends
+/// and reports a length of 0) is refused too. `fallback` is the text given
+/// when the file cannot be read (a bundled example's copy), else the
+/// refusal names the file and what is accepted.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn read_from_disk(
+    path: &str,
+    fallback: Option<&'static str>,
+) -> Result<String, TopologyError> {
+    use crate::limits::{MAX_FILE_BYTES, human_bytes};
+    use std::io::Read;
+    let mut text = String::new();
+    if let Err(e) =
+        std::fs::File::open(path).and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_string(&mut text))
+    {
+        return fallback
+            .map(str::to_string)
+            .ok_or_else(|| whole_file(path, format!("{e}; accepted: a readable text file")));
+    }
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(whole_file(
+            path,
+            format!(
                 "larger than {MAX_FILE_BYTES} bytes ({}); at most that",
-                crate::limits::human_bytes(MAX_FILE_BYTES)
-            )));
-        }
-        Ok(text)
+                human_bytes(MAX_FILE_BYTES)
+            ),
+        ));
+    }
+    Ok(text)
+}
+
+/// A problem of the whole file `path` (no line: [`TopologyError::File`]'s
+/// line 0).
+fn whole_file(path: &str, problem: String) -> TopologyError {
+    TopologyError::File {
+        path: path.to_string(),
+        line: 0,
+        problem,
     }
 }
 
