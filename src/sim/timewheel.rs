@@ -33,6 +33,24 @@ impl<T> TimeWheel<T> {
         // SAFETY: `i <= mask < buckets.len()` (see above).
         unsafe { self.buckets.get_unchecked_mut(i) }
     }
+    /// The buckets of cycles `near` and `far`, to push many events into
+    /// with no bucket looked up per event (a switch model's sends of one
+    /// cycle all go to one or two cycles; [`Sends`]).
+    #[inline(always)]
+    pub fn sends(&mut self, near: u64, far: u64) -> Sends<'_, T> {
+        Sends {
+            near: (near & self.mask) as usize,
+            far: (far & self.mask) as usize,
+            buckets: self.buckets.as_mut_ptr(),
+            _wheel: std::marker::PhantomData,
+        }
+    }
+    /// The bucket of cycle `at`, for a loop that pushes many events due
+    /// then.
+    #[inline(always)]
+    pub fn bucket_mut(&mut self, at: u64) -> &mut Vec<T> {
+        self.bucket(at)
+    }
     /// Take the events due at `now` (the bucket is left empty, its capacity
     /// kept by giving back the vector with [`TimeWheel::give_back`]).
     #[inline]
@@ -99,5 +117,32 @@ impl<T> TimeWheel<T> {
     /// Iterate over pending events (any order).
     pub fn iter(&self) -> impl Iterator<Item = &T> {
         self.buckets.iter().flatten()
+    }
+}
+
+/// Two buckets of a [`TimeWheel`] (possibly one: two cycles a wheel's size
+/// apart, or the same cycle), held for a loop that pushes events into
+/// them ([`TimeWheel::sends`]): the event goes to the near or the far
+/// bucket by a select on the flag, not by a lookup of its cycle.
+pub struct Sends<'a, T> {
+    near: usize,
+    far: usize,
+    /// The wheel's buckets, borrowed mutably for `'a`.
+    buckets: *mut Vec<T>,
+    _wheel: std::marker::PhantomData<&'a mut TimeWheel<T>>,
+}
+
+impl<T> Sends<'_, T> {
+    /// Push `ev` into the far bucket if `far`, else into the near one.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub fn push(&mut self, far: bool, ev: T) {
+        let k = if far { self.far } else { self.near };
+        // SAFETY: `near` and `far` are below the wheel's bucket count (masked
+        // in `TimeWheel::sends`), the wheel is borrowed mutably for this
+        // handle's lifetime, and no reference into its buckets outlives this
+        // call (the two indices may be equal: each push borrows one bucket
+        // at a time).
+        unsafe { (*self.buckets.add(k)).push(ev) }
     }
 }

@@ -43,6 +43,8 @@ impl InputQueued {
         const FAST: bool,
         const PREFETCH: bool,
         const TABLES: bool,
+        const VCS: usize,
+        const DEPTH: usize,
     >(
         &mut self,
         now: u64,
@@ -50,10 +52,13 @@ impl InputQueued {
     ) -> Result<(), Faulted> {
         let switches = self.sw_flits.len();
         match self.block_bits {
-            None => self.allocate::<ACKS, AGE, FAST, PREFETCH, TABLES, false>(now, 0..switches, ep),
-            Some(bits) => {
-                self.allocate_in_blocks::<ACKS, AGE, FAST, PREFETCH, TABLES>(now, bits, ep)
-            }
+            None => self.allocate::<ACKS, AGE, FAST, PREFETCH, TABLES, false, VCS, DEPTH>(
+                now,
+                0..switches,
+                ep,
+            ),
+            Some(bits) => self
+                .allocate_in_blocks::<ACKS, AGE, FAST, PREFETCH, TABLES, VCS, DEPTH>(now, bits, ep),
         }
     }
 
@@ -69,6 +74,8 @@ impl InputQueued {
         const FAST: bool,
         const PREFETCH: bool,
         const TABLES: bool,
+        const VCS: usize,
+        const DEPTH: usize,
     >(
         &mut self,
         now: u64,
@@ -80,7 +87,8 @@ impl InputQueued {
         for b in 0..blocks {
             self.arrivals(now, Some(b), ep);
             let span = b << bits..((b + 1) << bits).min(switches);
-            if let Err(e) = self.allocate::<ACKS, AGE, FAST, PREFETCH, TABLES, true>(now, span, ep)
+            if let Err(e) =
+                self.allocate::<ACKS, AGE, FAST, PREFETCH, TABLES, true, VCS, DEPTH>(now, span, ep)
             {
                 for later in b + 1..blocks {
                     self.arrivals(now, Some(later), ep);
@@ -128,6 +136,8 @@ impl InputQueued {
         const PREFETCH: bool,
         const TABLES: bool,
         const BLOCKS: bool,
+        const VCS: usize,
+        const DEPTH: usize,
     >(
         &mut self,
         now: u64,
@@ -204,7 +214,7 @@ impl InputQueued {
             proposal: &mut proposal[..],
             order,
         };
-        allocate_span::<ACKS, AGE, FAST, PREFETCH, TABLES, BLOCKS, Owned, Endpoints>(
+        allocate_span::<ACKS, AGE, FAST, PREFETCH, TABLES, BLOCKS, VCS, DEPTH, Owned, Endpoints>(
             hot, now, span, ep,
         )
     }
@@ -263,6 +273,8 @@ pub(super) fn allocate_span<
     const PREFETCH: bool,
     const TABLES: bool,
     const BLOCKS: bool,
+    const VCS: usize,
+    const DEPTH: usize,
     F: Family,
     E: HopCalls,
 >(
@@ -304,6 +316,18 @@ pub(super) fn allocate_span<
             proposal,
             order,
         } = hot;
+        let v = if VCS > 0 {
+            debug_assert_eq!(v, VCS);
+            VCS
+        } else {
+            v
+        };
+        let depth = if DEPTH > 0 {
+            debug_assert_eq!(depth, DEPTH);
+            DEPTH
+        } else {
+            depth
+        };
         let w = if FAST { 1 } else { port_words };
         let (switching, selection, port_priority) = if FAST {
             (
@@ -332,6 +356,11 @@ pub(super) fn allocate_span<
         let mut scratch = Candidates::default();
         debug_assert!(in_start.len() == sw_flits.len() + 1 && out_start.len() == in_start.len());
         let switches = sw_flits.len();
+        // Every send of the cycle goes to one of these buckets (or, with
+        // arrival blocks, a flit to a switch to its block's wheel): looked
+        // up once, not per flit.
+        let mut sends = flit_wheel.sends(now + link_latency, now + link_latency + switch_delay);
+        let credit_bucket = credit_wheel.bucket_mut(now + link_latency);
         for s in span {
             if PREFETCH && s + SWITCHES_AHEAD < switches {
                 prefetch_switch::<F>(
@@ -621,7 +650,7 @@ pub(super) fn allocate_span<
                 *at_mut(busy, s * w + k / 64) &= !(u64::from(ch.nonempty == 0) << (k % 64));
                 sent += 1;
                 // Credit back upstream for the slot just freed.
-                credit_wheel.schedule(now + link_latency, i as u32);
+                credit_bucket.push(i as u32);
                 let o = q.out as usize;
                 let head = flit.flags() & HEAD != 0;
                 let waited = flit.waited(now);
@@ -645,15 +674,15 @@ pub(super) fn allocate_span<
                 };
                 // (With arrival blocks, flits to a switch go to its block's
                 // wheel.)
-                let wheel = match if BLOCKS {
+                let ev = FlitEvent { ch: oc, vc, flit };
+                match if BLOCKS {
                     *at(block_of, oc as usize)
                 } else {
                     NONE
                 } {
-                    NONE => &mut *flit_wheel,
-                    b => at_mut(block_wheels, b as usize),
-                };
-                wheel.schedule(now + delay, FlitEvent { ch: oc, vc, flit });
+                    NONE => sends.push(to_switch, ev),
+                    b => at_mut(block_wheels, b as usize).schedule(now + delay, ev),
+                }
                 if flit.flags() & TAIL != 0 {
                     set_owner(at(ovc, o), NONE);
                     q.state = IDLE;

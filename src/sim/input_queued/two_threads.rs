@@ -278,7 +278,7 @@ impl TwoThreads {
     /// Out of line: inlined into `InputQueued::step` it changed how the
     /// one-thread loop beside it is compiled.
     #[inline(never)]
-    pub(super) fn allocate<const PREFETCH: bool>(
+    pub(super) fn allocate<const PREFETCH: bool, const VCS: usize, const DEPTH: usize>(
         &mut self,
         m: &mut InputQueued,
         now: u64,
@@ -363,8 +363,11 @@ impl TwoThreads {
         let mut r_upper = Ok(());
         let (upper_lanes, r_upper_slot, upper_hops) = (lanes, &mut r_upper, &mut hops_upper);
         let r_lower = self.helper.join(
-            move || *r_upper_slot = run_half::<PREFETCH>(upper, upper_lanes, now, upper_hops),
-            || run_half::<PREFETCH>(lower, lanes, now, &mut hops_lower),
+            move || {
+                *r_upper_slot =
+                    run_half::<PREFETCH, VCS, DEPTH>(upper, upper_lanes, now, upper_hops)
+            },
+            || run_half::<PREFETCH, VCS, DEPTH>(lower, lanes, now, &mut hops_lower),
         );
         let (out_lower, out_upper) = (hops_lower.outcome(), hops_upper.outcome());
         // The upper half's sends to hosts and its credits after the lower
@@ -387,7 +390,7 @@ impl TwoThreads {
 /// One half's blocks: each block's arrivals, then its switches. After a
 /// routing fault the half's later blocks' arrivals are still written (as
 /// [`InputQueued::allocate_blocks`] does), so no flit is lost.
-fn run_half<const PREFETCH: bool>(
+fn run_half<const PREFETCH: bool, const VCS: usize, const DEPTH: usize>(
     half: Half<'_>,
     lanes: Lanes,
     now: u64,
@@ -432,7 +435,7 @@ fn run_half<const PREFETCH: bool>(
                 busy: &mut l.busy,
                 in_network: &mut in_network,
             };
-            arrive::<PREFETCH, Shared, SharedHops>(now, due, inputs, ep);
+            arrive::<PREFETCH, VCS, DEPTH, Shared, SharedHops>(now, due, inputs, ep);
         }
         if result.is_err() {
             continue;
@@ -470,9 +473,18 @@ fn run_half<const PREFETCH: bool>(
             proposal: &mut *proposal,
             order: &mut *order,
         };
-        result = allocate_span::<false, false, true, PREFETCH, true, true, Shared, SharedHops>(
-            hot, now, span, ep,
-        );
+        result = allocate_span::<
+            false,
+            false,
+            true,
+            PREFETCH,
+            true,
+            true,
+            VCS,
+            DEPTH,
+            Shared,
+            SharedHops,
+        >(hot, now, span, ep);
     }
     debug_assert_eq!(in_network, 0, "a flit to a host on a block's wheel");
     result
