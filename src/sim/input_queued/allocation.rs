@@ -469,11 +469,7 @@ pub(super) fn allocate_span<
                         let cand = match ep.table_route(f.packet, s as u32, vcs) {
                             Ok(cand) => cand,
                             Err(e) => {
-                                // Leave no proposal behind (see `OutChannel`).
-                                for pr in range(proposal, 0, n) {
-                                    at_mut(outch, at(ivcs, pr.ivc as usize).out_ch as usize).ivc =
-                                        NONE;
-                                }
+                                withdraw::<F>(range(proposal, 0, n), outch, ivcs);
                                 return Err(e);
                             }
                         };
@@ -519,10 +515,7 @@ pub(super) fn allocate_span<
                             vcs,
                             cand,
                         ) {
-                            // Leave no proposal behind (see `OutChannel`).
-                            for pr in range(proposal, 0, n) {
-                                at_mut(outch, at(ivcs, pr.ivc as usize).out_ch as usize).ivc = NONE;
-                            }
+                            withdraw::<F>(range(proposal, 0, n), outch, ivcs);
                             return Err(e);
                         }
                         q.state = ROUTED;
@@ -705,6 +698,21 @@ pub(super) fn allocate_span<
             }
         }
         Ok(())
+    }
+}
+
+/// A routing fault part-way through a switch: leave no proposal behind
+/// (see [`OutChannel`]). Out of line and cold: it ends the run, and inside
+/// the loop its code only kept values from registers.
+#[cold]
+#[inline(never)]
+fn withdraw<F: Family>(
+    proposals: &[Proposal],
+    outch: &mut F::Arr<OutChannel>,
+    ivcs: &F::Arr<InputVc>,
+) {
+    for pr in proposals {
+        at_mut(outch, at(ivcs, pr.ivc as usize).out_ch as usize).ivc = NONE;
     }
 }
 
