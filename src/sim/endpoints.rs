@@ -56,7 +56,6 @@ pub struct Next {
 /// What two threads allocating one cycle's switches at once use of the
 /// endpoint layer (`sim/shared_hops.rs`): the packet records and channel
 /// counters they write (each its own), and what they only read.
-#[cfg(not(target_arch = "wasm32"))]
 pub(crate) struct HopParts<'a> {
     pub(crate) packets: &'a mut [Packet],
     pub(crate) channels: &'a mut [super::stats::ChannelCounters],
@@ -616,7 +615,6 @@ impl Endpoints {
     /// Whether two threads may allocate a cycle's switches at once
     /// (`sim/shared_hops.rs`): every answer from a table, and no blocked
     /// cycles to count (feedback and per-pair statistics read them).
-    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn hops_can_be_shared(&self) -> bool {
         self.only_tables && !self.count_blocked
     }
@@ -624,7 +622,6 @@ impl Endpoints {
     /// The parts two threads share while they allocate one cycle's
     /// switches at once, or None when [`Endpoints::hops_can_be_shared`] is
     /// false.
-    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn hop_parts(&mut self) -> Option<HopParts<'_>> {
         if !self.hops_can_be_shared() {
             return None;
@@ -640,7 +637,6 @@ impl Endpoints {
     }
 
     /// Stop the run with `f` ([`Endpoints::take_fault`]).
-    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn record_fault(&mut self, f: RouteFault) {
         self.fault = Some(f);
     }

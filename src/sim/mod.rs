@@ -35,7 +35,6 @@ mod packet;
 mod pairs;
 mod prefetch;
 mod route_fault;
-#[cfg(not(target_arch = "wasm32"))]
 mod shared_hops;
 mod stats;
 mod summary;

@@ -84,7 +84,6 @@ impl PacketSlab {
     /// Every slot (live or free), for the two threads of one cycle's
     /// allocation to update each the packets at its own switches
     /// ([`crate::sim::endpoints::SharedHops`]).
-    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn slots_mut(&mut self) -> &mut [Packet] {
         &mut self.slots
     }

@@ -243,7 +243,6 @@ impl Stats {
     /// The per-channel counters, for the two threads of one cycle's
     /// allocation to update each its own channels'
     /// ([`crate::sim::endpoints::SharedHops`]).
-    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn channels_mut(&mut self) -> &mut [ChannelCounters] {
         &mut self.channels
     }

@@ -23,7 +23,7 @@ use super::{
 };
 use crate::routing::{Candidates, Selection};
 use crate::sim::config::{PortPriority, Switching};
-use crate::sim::endpoints::{Endpoints, Faulted};
+use crate::sim::endpoints::Faulted;
 use crate::sim::hop_calls::HopCalls;
 use crate::sim::timewheel::TimeWheel;
 use crate::topology::PortId;
@@ -45,20 +45,23 @@ impl InputQueued {
         const TABLES: bool,
         const VCS: usize,
         const DEPTH: usize,
+        E: HopCalls,
     >(
         &mut self,
         now: u64,
-        ep: &mut Endpoints,
+        ep: &mut E,
     ) -> Result<(), Faulted> {
         let switches = self.sw_flits.len();
         match self.block_bits {
-            None => self.allocate::<ACKS, AGE, FAST, PREFETCH, TABLES, false, VCS, DEPTH>(
+            None => self.allocate::<ACKS, AGE, FAST, PREFETCH, TABLES, false, VCS, DEPTH, _>(
                 now,
                 0..switches,
                 ep,
             ),
             Some(bits) => self
-                .allocate_in_blocks::<ACKS, AGE, FAST, PREFETCH, TABLES, VCS, DEPTH>(now, bits, ep),
+                .allocate_in_blocks::<ACKS, AGE, FAST, PREFETCH, TABLES, VCS, DEPTH, _>(
+                    now, bits, ep,
+                ),
         }
     }
 
@@ -76,19 +79,20 @@ impl InputQueued {
         const TABLES: bool,
         const VCS: usize,
         const DEPTH: usize,
+        E: HopCalls,
     >(
         &mut self,
         now: u64,
         bits: u32,
-        ep: &mut Endpoints,
+        ep: &mut E,
     ) -> Result<(), Faulted> {
         let switches = self.sw_flits.len();
         let blocks = switches.div_ceil(1 << bits);
         for b in 0..blocks {
             self.arrivals(now, Some(b), ep);
             let span = b << bits..((b + 1) << bits).min(switches);
-            if let Err(e) =
-                self.allocate::<ACKS, AGE, FAST, PREFETCH, TABLES, true, VCS, DEPTH>(now, span, ep)
+            if let Err(e) = self
+                .allocate::<ACKS, AGE, FAST, PREFETCH, TABLES, true, VCS, DEPTH, _>(now, span, ep)
             {
                 for later in b + 1..blocks {
                     self.arrivals(now, Some(later), ep);
@@ -138,11 +142,12 @@ impl InputQueued {
         const BLOCKS: bool,
         const VCS: usize,
         const DEPTH: usize,
+        E: HopCalls,
     >(
         &mut self,
         now: u64,
         span: std::ops::Range<usize>,
-        ep: &mut Endpoints,
+        ep: &mut E,
     ) -> Result<(), Faulted> {
         let InputQueued {
             v,
@@ -214,7 +219,7 @@ impl InputQueued {
             proposal: &mut proposal[..],
             order,
         };
-        allocate_span::<ACKS, AGE, FAST, PREFETCH, TABLES, BLOCKS, VCS, DEPTH, Owned, Endpoints>(
+        allocate_span::<ACKS, AGE, FAST, PREFETCH, TABLES, BLOCKS, VCS, DEPTH, Owned, E>(
             hot, now, span, ep,
         )
     }

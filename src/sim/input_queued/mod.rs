@@ -51,6 +51,7 @@ use super::hop_calls::HopCalls;
 use super::model::{PortOccupancy, SwitchModel};
 use super::model_kind::{CYCLES, SwitchModelEntry, per_cycle_routing, same_router};
 use super::prefetch::prefetch;
+use super::shared_hops::{SharedHops, end_shared_hops};
 use super::timewheel::TimeWheel;
 use crate::routing::{BufferView, Candidates, Selection};
 use crate::topology::{ChannelKind, Endpoint, Network, PortId};
@@ -542,11 +543,23 @@ impl InputQueued {
         now: u64,
         ep: &mut Endpoints,
     ) -> Result<(), Faulted> {
-        match (self.v, self.depth) {
-            (2, 8) => self.allocate_blocks::<false, false, true, PREFETCH, true, 2, 8>(now, ep),
-            (4, 8) => self.allocate_blocks::<false, false, true, PREFETCH, true, 4, 8>(now, ep),
-            _ => self.allocate_blocks::<false, false, true, PREFETCH, true, 0, 0>(now, ep),
-        }
+        let Some(mut hops) = SharedHops::sole(ep) else {
+            // Blocked cycles counted: the endpoint layer itself, compiled
+            // for any shape.
+            return self.allocate_blocks::<false, false, true, PREFETCH, true, 0, 0, _>(now, ep);
+        };
+        let view = &mut hops;
+        let r = match (self.v, self.depth) {
+            (2, 8) => {
+                self.allocate_blocks::<false, false, true, PREFETCH, true, 2, 8, _>(now, view)
+            }
+            (4, 8) => {
+                self.allocate_blocks::<false, false, true, PREFETCH, true, 4, 8, _>(now, view)
+            }
+            _ => self.allocate_blocks::<false, false, true, PREFETCH, true, 0, 0, _>(now, view),
+        };
+        let out = hops.outcome();
+        r.and(end_shared_hops(ep, now, &[out]))
     }
 
     /// One cycle with the switch allocation on two threads
@@ -662,7 +675,7 @@ impl InputQueued {
     /// `block`'s wheel reach the input buffers of their channels'
     /// downstream switches, or (on an ejection channel) their hosts
     /// ([`arrive`]).
-    fn arrivals(&mut self, now: u64, block: Option<usize>, ep: &mut Endpoints) {
+    fn arrivals<E: HopCalls>(&mut self, now: u64, block: Option<usize>, ep: &mut E) {
         let InputQueued {
             v,
             depth,
@@ -699,12 +712,12 @@ impl InputQueued {
         // Compiled for the measured scenarios' shapes, as
         // [`InputQueued::allocate_tables`] is.
         match (*prefetch, *v, *depth) {
-            (true, 2, 8) => arrive::<true, 2, 8, Owned, Endpoints>(now, &due, inputs, ep),
-            (true, 4, 8) => arrive::<true, 4, 8, Owned, Endpoints>(now, &due, inputs, ep),
-            (true, ..) => arrive::<true, 0, 0, Owned, Endpoints>(now, &due, inputs, ep),
-            (false, 2, 8) => arrive::<false, 2, 8, Owned, Endpoints>(now, &due, inputs, ep),
-            (false, 4, 8) => arrive::<false, 4, 8, Owned, Endpoints>(now, &due, inputs, ep),
-            (false, ..) => arrive::<false, 0, 0, Owned, Endpoints>(now, &due, inputs, ep),
+            (true, 2, 8) => arrive::<true, 2, 8, Owned, E>(now, &due, inputs, ep),
+            (true, 4, 8) => arrive::<true, 4, 8, Owned, E>(now, &due, inputs, ep),
+            (true, ..) => arrive::<true, 0, 0, Owned, E>(now, &due, inputs, ep),
+            (false, 2, 8) => arrive::<false, 2, 8, Owned, E>(now, &due, inputs, ep),
+            (false, 4, 8) => arrive::<false, 4, 8, Owned, E>(now, &due, inputs, ep),
+            (false, ..) => arrive::<false, 0, 0, Owned, E>(now, &due, inputs, ep),
         }
         wheel.give_back(now, due);
     }
@@ -965,16 +978,22 @@ impl SwitchModel for InputQueued {
         let r = match (acks, self.port_priority == PortPriority::Oldest) {
             _ if fast && pf && tables => self.allocate_tables::<true>(now, ep),
             _ if fast && pf => {
-                self.allocate_blocks::<false, false, true, true, false, 0, 0>(now, ep)
+                self.allocate_blocks::<false, false, true, true, false, 0, 0, _>(now, ep)
             }
             _ if fast && tables => self.allocate_tables::<false>(now, ep),
-            _ if fast => self.allocate_blocks::<false, false, true, false, false, 0, 0>(now, ep),
-            (true, false) => self.allocate_blocks::<true, false, false, false, true, 0, 0>(now, ep),
-            (false, false) => {
-                self.allocate_blocks::<false, false, false, false, true, 0, 0>(now, ep)
+            _ if fast => self.allocate_blocks::<false, false, true, false, false, 0, 0, _>(now, ep),
+            (true, false) => {
+                self.allocate_blocks::<true, false, false, false, true, 0, 0, _>(now, ep)
             }
-            (true, true) => self.allocate_blocks::<true, true, false, false, true, 0, 0>(now, ep),
-            (false, true) => self.allocate_blocks::<false, true, false, false, true, 0, 0>(now, ep),
+            (false, false) => {
+                self.allocate_blocks::<false, false, false, false, true, 0, 0, _>(now, ep)
+            }
+            (true, true) => {
+                self.allocate_blocks::<true, true, false, false, true, 0, 0, _>(now, ep)
+            }
+            (false, true) => {
+                self.allocate_blocks::<false, true, false, false, true, 0, 0, _>(now, ep)
+            }
         };
         r.map_err(|_| ep.take_fault())
     }

@@ -382,7 +382,7 @@ impl TwoThreads {
             m.block_wheels[b].give_back(now, std::mem::take(lower));
             self.block_wheels[b].give_back(now, std::mem::take(upper));
         }
-        let ended = end_shared_hops(ep, now, [out_lower, out_upper]);
+        let ended = end_shared_hops(ep, now, &[out_lower, out_upper]);
         r_lower.and(r_upper).and(ended)
     }
 }
