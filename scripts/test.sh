@@ -14,8 +14,8 @@ echo "== clippy (core only, then with the GUI)"
 cargo clippy --no-default-features --all-targets -- -D warnings
 cargo clippy --all-targets -- -D warnings
 
-echo "== rustdoc (intra-doc links resolve, with the GUI)"
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
+echo "== rustdoc (intra-doc links resolve, private items' too, with the GUI)"
+RUSTDOCFLAGS="-D warnings --document-private-items" cargo doc --no-deps --quiet
 
 # The core's code is the same with and without the GUI (only the command
 # line's help and `routelab app` differ; `tests/module_graph.rs` keeps egui

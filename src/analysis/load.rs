@@ -7,7 +7,7 @@
 //! Λ. A channel carries at most one flit per cycle, so the network
 //! saturates at an injection rate of 1 / max_c γ_c per node: the *ideal*
 //! throughput, reached only with perfect flow control. routelab reports it
-//! as a fraction of the capacity Θ ([`Cube::capacity`]):
+//! as a fraction of the capacity Θ ([`Cube::capacity`](crate::analysis::geometry::Cube::capacity)):
 //! 1 / (Θ · max_c γ_c).
 
 use super::AnalysisError;

@@ -20,7 +20,7 @@ use serde::Serialize;
 #[derive(Clone, Debug)]
 pub struct Load {
     counts: Vec<u32>,
-    /// hist[c] = channels with count c.
+    /// `hist[c]` = channels with count c.
     hist: Vec<u32>,
     max: u32,
     sum: u64,

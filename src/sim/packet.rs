@@ -83,7 +83,7 @@ impl PacketSlab {
     }
     /// Every slot (live or free), for the two threads of one cycle's
     /// allocation to update each the packets at its own switches
-    /// ([`crate::sim::endpoints::SharedHops`]).
+    /// ([`crate::sim::shared_hops::SharedHops`]).
     pub(crate) fn slots_mut(&mut self) -> &mut [Packet] {
         &mut self.slots
     }

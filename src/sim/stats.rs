@@ -242,7 +242,7 @@ impl Stats {
 
     /// The per-channel counters, for the two threads of one cycle's
     /// allocation to update each its own channels'
-    /// ([`crate::sim::endpoints::SharedHops`]).
+    /// ([`crate::sim::shared_hops::SharedHops`]).
     pub(crate) fn channels_mut(&mut self) -> &mut [ChannelCounters] {
         &mut self.channels
     }

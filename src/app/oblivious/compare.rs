@@ -1,6 +1,6 @@
 //! The `routelab load --compare` table, computed a cell at a time so the app
 //! can show it filling in (no egui here): the IDEAL (analytic) throughput
-//! of every routing of [`ObliviousRouting::COMPARED`] on nearest-neighbour,
+//! of every routing of [`Law::compared`] on nearest-neighbour,
 //! uniform, bit-complement, transpose and tornado traffic, on its
 //! Towles–Dally worst case and on average over random permutations, each as
 //! a fraction of the capacity Θ (Singh's thesis §2.2, "performance

@@ -121,13 +121,13 @@ impl InputQueued {
     /// keeps one word) and no tests of them per VC (−4 % instructions,
     /// docs/performance.md). The caller picks it only when the router is so
     /// configured, so the results are the same either way; with `TABLES`
-    /// it also requires [`Endpoints::only_tables`], and routes a fresh head
-    /// from its table's one candidate ([`Endpoints::table_route`], the same
+    /// it also requires [`Endpoints::only_tables`](crate::sim::endpoints::Endpoints::only_tables), and routes a fresh head
+    /// from its table's one candidate ([`Endpoints::table_route`](crate::sim::endpoints::Endpoints::table_route), the same
     /// answers, no routing called, no candidate list). `PREFETCH`
     /// (taken with `FAST` on large networks, [`InputQueued::prefetch`]):
     /// before a switch, ask the cache for the records of the switch
     /// [`SWITCHES_AHEAD`] on. `TABLES`: some routing epoch's answers are
-    /// looked up in a table ([`Endpoints::route`]); the runs without one
+    /// looked up in a table ([`Endpoints::route`](crate::sim::endpoints::Endpoints::route)); the runs without one
     /// are compiled without the lookup. `BLOCKS`: the network has more
     /// than one arrival block ([`InputQueued::block_bits`]), `span` is one
     /// of them and flits to switches go to their blocks' wheels; the runs

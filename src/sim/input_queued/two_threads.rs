@@ -270,7 +270,7 @@ impl TwoThreads {
 
     /// Cycle `now`'s arrivals at switches and allocation, on two threads
     /// (see the module's documentation); `ep` must allow
-    /// [`Endpoints::shared_hops`]. The error is the first routing fault in
+    /// shared hops ([`Endpoints::hops_can_be_shared`]). The error is the first routing fault in
     /// switch order.
     /// `credits` are the credits due now; those to hosts' channels are
     /// added already ([`TwoThreads::add_credits`]), each half adds its own

@@ -5,7 +5,7 @@
 //! Each format has its own parser ([`ibnetdiscover`], [`ibsim`],
 //! [`anynet`]); every parser produces the same neutral description
 //! ([`RawFabric`]: nodes, and cable listings that name their far end), and
-//! [`assemble`] turns it into a [`Network`] through
+//! [`assemble()`] turns it into a [`Network`] through
 //! [`NetworkBuilder`](super::NetworkBuilder), so the checks that matter to
 //! an administrator live in one place:
 //!

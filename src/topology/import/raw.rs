@@ -1,6 +1,6 @@
 //! The neutral description every parser produces: the file's nodes and its
 //! port lines (a cable as seen from one end), as written, before any check
-//! across records ([`super::assemble`] makes those).
+//! across records ([`super::assemble()`] makes those).
 
 use serde::Serialize;
 
