@@ -321,18 +321,7 @@ pub(super) fn allocate_span<
             proposal,
             order,
         } = hot;
-        let v = if VCS > 0 {
-            debug_assert_eq!(v, VCS);
-            VCS
-        } else {
-            v
-        };
-        let depth = if DEPTH > 0 {
-            debug_assert_eq!(depth, DEPTH);
-            DEPTH
-        } else {
-            depth
-        };
+        let (v, depth) = super::shape::<VCS, DEPTH>(v, depth);
         let w = if FAST { 1 } else { port_words };
         let (switching, selection, port_priority) = if FAST {
             (

@@ -77,6 +77,47 @@ const PREFETCH_ABOVE: usize = 2 << 20;
 /// "Engine, eleventh look").
 const BLOCK_SWITCHES: usize = 256;
 
+/// `$body` compiled for the router's shape, `($vcs, $depth)`: with `$V`
+/// and `$D` the constants 2 and 8 (routelab's defaults: the `engine` bench,
+/// the CAMINOS script) or 4 and 8 (the BookSim2 script), else both 0 (the
+/// copy that reads them at run time, [`shape`]). With them as constants the
+/// index arithmetic is shifts and the VC loops unroll (docs/performance.md,
+/// "Engine, sixteenth look"); the code is the same either way, so the
+/// results are. The one list of compiled shapes.
+macro_rules! with_shape {
+    ($vcs:expr, $depth:expr, |$V:ident, $D:ident| $body:expr) => {
+        match ($vcs, $depth) {
+            (2, 8) => {
+                const $V: usize = 2;
+                const $D: usize = 8;
+                $body
+            }
+            (4, 8) => {
+                const $V: usize = 4;
+                const $D: usize = 8;
+                $body
+            }
+            _ => {
+                const $V: usize = 0;
+                const $D: usize = 0;
+                $body
+            }
+        }
+    };
+}
+
+/// The number of VCs and the buffer depth as a loop compiled by
+/// [`with_shape!`] uses them: its constants `VCS` and `DEPTH`, or (0) the
+/// router's `v` and `depth` as read.
+#[inline(always)]
+fn shape<const VCS: usize, const DEPTH: usize>(v: usize, depth: usize) -> (usize, usize) {
+    debug_assert!((VCS == 0 || v == VCS) && (DEPTH == 0 || depth == DEPTH));
+    (
+        if VCS > 0 { VCS } else { v },
+        if DEPTH > 0 { DEPTH } else { depth },
+    )
+}
+
 const NONE: u32 = u32::MAX;
 const IDLE: u8 = 0;
 const ROUTED: u8 = 1;
@@ -530,13 +571,10 @@ impl InputQueued {
     }
 
     /// The deterministic wormhole router's allocation with every answer
-    /// from a table ([`InputQueued::allocate`]'s `FAST` and `TABLES`),
-    /// compiled for this router's number of VCs and buffer depth when they
-    /// are the defaults of the measured scenarios (2 VCs of 8 flits, and
-    /// BookSim2's 4 of 8): with them as constants the index
-    /// arithmetic is shifts and the VC loops are unrolled (about 3 % fewer
-    /// instructions on `torus:8x8`, docs/performance.md, "Engine,
-    /// sixteenth look"). The same code either way, so the same results.
+    /// from a table ([`InputQueued::allocate`]'s `FAST` and `TABLES`):
+    /// through the endpoint layer's view ([`SharedHops::sole`]) when no
+    /// blocked cycles are counted, compiled for the router's shape
+    /// ([`with_shape!`]); else through the endpoint layer itself.
     #[inline(always)]
     fn allocate_tables<const PREFETCH: bool>(
         &mut self,
@@ -549,15 +587,9 @@ impl InputQueued {
             return self.allocate_blocks::<false, false, true, PREFETCH, true, 0, 0, _>(now, ep);
         };
         let view = &mut hops;
-        let r = match (self.v, self.depth) {
-            (2, 8) => {
-                self.allocate_blocks::<false, false, true, PREFETCH, true, 2, 8, _>(now, view)
-            }
-            (4, 8) => {
-                self.allocate_blocks::<false, false, true, PREFETCH, true, 4, 8, _>(now, view)
-            }
-            _ => self.allocate_blocks::<false, false, true, PREFETCH, true, 0, 0, _>(now, view),
-        };
+        let r = with_shape!(self.v, self.depth, |V, D| {
+            self.allocate_blocks::<false, false, true, PREFETCH, true, V, D, _>(now, view)
+        });
         let out = hops.outcome();
         r.and(end_shared_hops(ep, now, &[out]))
     }
@@ -592,14 +624,11 @@ impl InputQueued {
         self.inject(now, ep);
         let pf = self.prefetch;
         let r = if ep.hops_can_be_shared() {
-            match (pf, self.v, self.depth) {
-                (true, 2, 8) => two.allocate::<true, 2, 8>(self, now, &credits, ep),
-                (true, 4, 8) => two.allocate::<true, 4, 8>(self, now, &credits, ep),
-                (true, ..) => two.allocate::<true, 0, 0>(self, now, &credits, ep),
-                (false, 2, 8) => two.allocate::<false, 2, 8>(self, now, &credits, ep),
-                (false, 4, 8) => two.allocate::<false, 4, 8>(self, now, &credits, ep),
-                (false, ..) => two.allocate::<false, 0, 0>(self, now, &credits, ep),
-            }
+            with_shape!(self.v, self.depth, |V, D| if pf {
+                two.allocate::<true, V, D>(self, now, &credits, ep)
+            } else {
+                two.allocate::<false, V, D>(self, now, &credits, ep)
+            })
         } else {
             // The deliveries changed what the endpoint layer allows: this
             // cycle ends on one thread.
@@ -709,16 +738,11 @@ impl InputQueued {
             busy: &mut busy[..],
             in_network,
         };
-        // Compiled for the measured scenarios' shapes, as
-        // [`InputQueued::allocate_tables`] is.
-        match (*prefetch, *v, *depth) {
-            (true, 2, 8) => arrive::<true, 2, 8, Owned, E>(now, &due, inputs, ep),
-            (true, 4, 8) => arrive::<true, 4, 8, Owned, E>(now, &due, inputs, ep),
-            (true, ..) => arrive::<true, 0, 0, Owned, E>(now, &due, inputs, ep),
-            (false, 2, 8) => arrive::<false, 2, 8, Owned, E>(now, &due, inputs, ep),
-            (false, 4, 8) => arrive::<false, 4, 8, Owned, E>(now, &due, inputs, ep),
-            (false, ..) => arrive::<false, 0, 0, Owned, E>(now, &due, inputs, ep),
-        }
+        with_shape!(*v, *depth, |V, D| if *prefetch {
+            arrive::<true, V, D, Owned, E>(now, &due, inputs, ep)
+        } else {
+            arrive::<false, V, D, Owned, E>(now, &due, inputs, ep)
+        });
         wheel.give_back(now, due);
     }
 
@@ -883,10 +907,7 @@ fn arrive<const PREFETCH: bool, const VCS: usize, const DEPTH: usize, F: Family,
         busy,
         in_network,
     } = inputs;
-    // (`VCS` and `DEPTH`: the router's, as constants, or 0: as read.)
-    debug_assert!((VCS == 0 || v == VCS) && (DEPTH == 0 || depth == DEPTH));
-    let v = if VCS > 0 { VCS } else { v };
-    let depth = if DEPTH > 0 { DEPTH } else { depth };
+    let (v, depth) = shape::<VCS, DEPTH>(v, depth);
     for (k, &ev) in due.iter().enumerate() {
         if PREFETCH && let Some(&ahead) = due.get(k + AHEAD) {
             ep.prefetch_packet(ahead.flit.packet);
