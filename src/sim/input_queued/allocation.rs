@@ -322,6 +322,10 @@ pub(super) fn allocate_span<
             order,
         } = hot;
         let (v, depth) = super::shape::<VCS, DEPTH>(v, depth);
+        // The deterministic wormhole router with the VCs' number a
+        // constant keeps a proposal's input VC alone: the grant finds its
+        // channel and VC by a shift and a mask.
+        let lean = FAST && VCS > 0;
         let w = if FAST { 1 } else { port_words };
         let (switching, selection, port_priority) = if FAST {
             (
@@ -424,6 +428,11 @@ pub(super) fn allocate_span<
             // traversal below, which goes in ascending port order): ports
             // from `start` up come first, so it is their count.
             let mut split = 0;
+            // `FAST` (at most 64 input ports): the proposals are kept by
+            // input port instead, `proposal[pi]`, and this word has a bit
+            // for each port that proposed, so that the grants walk it in
+            // ascending port order with no count, split or wrap.
+            let mut proposed = 0u64;
             loop {
                 let next = if AGE {
                     sorted.next().map(|&(_, pi)| pi as usize)
@@ -463,7 +472,7 @@ pub(super) fn allocate_span<
                         let cand = match ep.table_route(f.packet, s as u32, vcs) {
                             Ok(cand) => cand,
                             Err(e) => {
-                                withdraw::<F>(range(proposal, 0, n), outch, ivcs);
+                                withdraw::<FAST, F>(proposal, n, proposed, outch, ivcs);
                                 return Err(e);
                             }
                         };
@@ -509,7 +518,7 @@ pub(super) fn allocate_span<
                             vcs,
                             cand,
                         ) {
-                            withdraw::<F>(range(proposal, 0, n), outch, ivcs);
+                            withdraw::<FAST, F>(proposal, n, proposed, outch, ivcs);
                             return Err(e);
                         }
                         q.state = ROUTED;
@@ -564,15 +573,25 @@ pub(super) fn allocate_span<
                     let i = c * v + x;
                     let q = *at(ivcs, i);
                     // (Age-based: grants go in visiting order, split 0.)
-                    split += usize::from(!AGE && pi >= start);
-                    *at_mut(proposal, n) = Proposal {
-                        ivc: i as u32,
-                        ch: c as u32,
-                        next_port: if pi + 1 >= np { 0 } else { pi as u16 + 1 },
-                        vc: x as u8,
-                        next_vc: if x + 1 == v { 0 } else { x as u8 + 1 },
-                    };
-                    n += 1;
+                    if FAST {
+                        proposed |= 1 << pi;
+                    } else {
+                        split += usize::from(!AGE && pi >= start);
+                    }
+                    if lean {
+                        at_mut(proposal, pi).ivc = i as u32;
+                    } else {
+                        *at_mut(proposal, if FAST { pi } else { n }) = Proposal {
+                            ivc: i as u32,
+                            ch: c as u32,
+                            next_port: if pi + 1 >= np { 0 } else { pi as u16 + 1 },
+                            vc: x as u8,
+                            next_vc: if x + 1 == v { 0 } else { x as u8 + 1 },
+                        };
+                    }
+                    if !FAST {
+                        n += 1;
+                    }
                     // ...and each output port keeps the proposal that comes
                     // first after its own round-robin pointer (out rr < np:
                     // it is only ever set by this switch), acknowledgements
@@ -606,10 +625,26 @@ pub(super) fn allocate_span<
             // switch delay (a host after the link latency), and a credit
             // returns upstream after the link latency.
             let mut sent = 0;
+            let made = proposed;
             let mut j = if split == n { 0 } else { split };
-            for _ in 0..n {
-                let pr = *at(proposal, j);
-                j = if j + 1 == n { 0 } else { j + 1 };
+            let mut left = n;
+            loop {
+                let (pr, pi) = if FAST {
+                    if proposed == 0 {
+                        break;
+                    }
+                    let pi = proposed.trailing_zeros() as usize;
+                    proposed &= proposed - 1;
+                    (*at(proposal, pi), pi)
+                } else {
+                    if left == 0 {
+                        break;
+                    }
+                    left -= 1;
+                    let pr = *at(proposal, j);
+                    j = if j + 1 == n { 0 } else { j + 1 };
+                    (pr, 0)
+                };
                 let i = pr.ivc as usize;
                 let q: &mut InputVc = at_mut(ivcs, i);
                 let oc = q.out_ch;
@@ -620,10 +655,21 @@ pub(super) fn allocate_span<
                 // The winner's grant clears the port's proposal for the
                 // next switch cycle; losers after it see NONE, not `i`.
                 g.ivc = NONE;
-                g.rr = pr.next_port;
-                let (c, x) = (pr.ch as usize, pr.vc as usize);
+                // (`lean`: what the proposal did not keep, from the port and
+                // the input VC.)
+                let (c, x) = if lean {
+                    g.rr = if pi + 1 >= np { 0 } else { pi as u16 + 1 };
+                    (i / v, i % v)
+                } else {
+                    g.rr = pr.next_port;
+                    (pr.ch as usize, pr.vc as usize)
+                };
                 let ch = at_mut(inch, c);
-                ch.rr = pr.next_vc;
+                ch.rr = if lean {
+                    if x + 1 == v { 0 } else { x as u8 + 1 }
+                } else {
+                    pr.next_vc
+                };
 
                 let flit: Flit = *at(flits, i * depth + q.head as usize);
                 let h = q.head as usize + 1;
@@ -633,7 +679,8 @@ pub(super) fn allocate_span<
                 // when the port does: selects, not branches (whether a
                 // buffer just emptied is a coin toss).
                 ch.nonempty &= !(u16::from(q.len == 0) << x);
-                let k = ch.index as usize;
+                // (`FAST`: the port's index is its proposal's.)
+                let k = if FAST { pi } else { ch.index as usize };
                 *at_mut(busy, s * w + k / 64) &= !(u64::from(ch.nonempty == 0) << (k % 64));
                 sent += 1;
                 // Credit back upstream for the slot just freed.
@@ -679,7 +726,7 @@ pub(super) fn allocate_span<
             }
             // Every port proposed to had a winner, whose grant cleared it.
             debug_assert!(
-                range(proposal, 0, n).iter().all(|pr| at(
+                made_proposals::<FAST>(proposal, n, made).all(|pr| at(
                     outch,
                     at(ivcs, pr.ivc as usize).out_ch as usize
                 )
@@ -700,14 +747,31 @@ pub(super) fn allocate_span<
 /// the loop its code only kept values from registers.
 #[cold]
 #[inline(never)]
-fn withdraw<F: Family>(
-    proposals: &[Proposal],
+fn withdraw<const FAST: bool, F: Family>(
+    proposal: &[Proposal],
+    n: usize,
+    proposed: u64,
     outch: &mut F::Arr<OutChannel>,
     ivcs: &F::Arr<InputVc>,
 ) {
-    for pr in proposals {
+    for pr in made_proposals::<FAST>(proposal, n, proposed) {
         at_mut(outch, at(ivcs, pr.ivc as usize).out_ch as usize).ivc = NONE;
     }
+}
+
+/// The proposals a switch has made so far: with `FAST` those of the input
+/// ports whose bits `proposed` has (`proposal[pi]`), else the first `n`.
+fn made_proposals<const FAST: bool>(
+    proposal: &[Proposal],
+    n: usize,
+    proposed: u64,
+) -> impl Iterator<Item = &Proposal> {
+    let count = if FAST { proposal.len().min(64) } else { n };
+    range(proposal, 0, count)
+        .iter()
+        .enumerate()
+        .filter(move |&(k, _)| !FAST || proposed >> k & 1 != 0)
+        .map(|(_, pr)| pr)
 }
 
 /// How many switches ahead the allocation loop prefetches (large networks).
