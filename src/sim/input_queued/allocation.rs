@@ -682,7 +682,13 @@ pub(super) fn allocate_span<
                 // (`FAST`: the port's index is its proposal's.)
                 let k = if FAST { pi } else { ch.index as usize };
                 *at_mut(busy, s * w + k / 64) &= !(u64::from(ch.nonempty == 0) << (k % 64));
-                sent += 1;
+                // (`FAST`: the switch's count, not a register kept
+                // through the loop.)
+                if FAST {
+                    *at_mut(sw_flits, s) -= 1;
+                } else {
+                    sent += 1;
+                }
                 // Credit back upstream for the slot just freed.
                 credit_bucket.push(i as u32);
                 let o = q.out as usize;
@@ -733,7 +739,13 @@ pub(super) fn allocate_span<
                 .ivc == NONE),
                 "a proposal outlived its switch's allocation"
             );
-            if sent > 0 {
+            // (A proposal is always granted to some port: the switch sent
+            // if it proposed.)
+            if FAST {
+                if made != 0 {
+                    ep.progress(now);
+                }
+            } else if sent > 0 {
                 *at_mut(sw_flits, s) -= sent;
                 ep.progress(now);
             }
