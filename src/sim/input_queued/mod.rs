@@ -245,7 +245,9 @@ pub struct InputQueued {
     credit_wheel: TimeWheel<u32>,
     in_network: u64,
     /// Switch allocation scratch: the proposals of the switch being
-    /// processed, in round-robin order (one slot per input port).
+    /// processed, in the order they were made (one slot per input port),
+    /// or, for the deterministic wormhole router, at their input ports'
+    /// places (`allocation.rs`).
     proposal: Vec<Proposal>,
     /// Age-based arbitration scratch ([`PortPriority::Oldest`]): the busy
     /// input ports of the switch being processed as (generation cycle of
@@ -292,7 +294,9 @@ struct InChannel {
 }
 
 /// One input port's proposal in switch allocation, with what its grant
-/// needs at hand (no port lookup or multiply when it is granted).
+/// needs at hand (no port lookup or multiply when it is granted). The
+/// deterministic wormhole router with its VCs' number a constant keeps
+/// `ivc` alone and derives the rest when it grants.
 #[derive(Clone, Copy, Debug)]
 struct Proposal {
     /// The input VC (channel · V + vc).
