@@ -751,7 +751,7 @@ impl InputQueued {
     }
 
     /// A host's flit onto its injection channel. Inlined into its two
-    /// callers in `inject_at`: as a call it cost some 15 instructions a
+    /// callers in `inject_at`: as a call it cost some 30 instructions a
     /// packet on its own (−1.2 % of `torus:8x8` at 0.3, docs/performance.md).
     #[inline(always)]
     fn send_from_host(&mut self, now: u64, h: usize, s: Sending, ep: &mut Endpoints) {
