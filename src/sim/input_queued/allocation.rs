@@ -51,7 +51,7 @@ impl InputQueued {
         now: u64,
         ep: &mut E,
     ) -> Result<(), Faulted> {
-        let switches = self.sw_flits.len();
+        let switches = self.switches();
         match self.block_bits {
             None => self.allocate::<ACKS, AGE, FAST, PREFETCH, TABLES, false, VCS, DEPTH, _>(
                 now,
@@ -86,7 +86,7 @@ impl InputQueued {
         bits: u32,
         ep: &mut E,
     ) -> Result<(), Faulted> {
-        let switches = self.sw_flits.len();
+        let switches = self.switches();
         let blocks = switches.div_ceil(1 << bits);
         for b in 0..blocks {
             self.arrivals(now, Some(b), ep);
@@ -172,7 +172,6 @@ impl InputQueued {
             cands,
             ovc,
             outch,
-            sw_flits,
             sw_rr,
             flit_wheel,
             block_wheels,
@@ -207,7 +206,6 @@ impl InputQueued {
             ivcs: &mut ivcs[..],
             cands: &mut cands[..],
             outch: &mut outch[..],
-            sw_flits: &mut sw_flits[..],
             sw_rr: &mut sw_rr[..],
             // The output VCs as cells: the routing's view of their credits
             // is made once per switch and stays valid while allocation sets
@@ -252,7 +250,6 @@ pub(super) struct Hot<'a, F: Family> {
     pub(super) ivcs: &'a mut F::Arr<InputVc>,
     pub(super) cands: &'a mut F::Arr<Candidates>,
     pub(super) outch: &'a mut F::Arr<OutChannel>,
-    pub(super) sw_flits: &'a mut F::Arr<u32>,
     pub(super) sw_rr: &'a mut F::Arr<u32>,
     pub(super) ovc: &'a [Cell<OutputVc>],
     pub(super) flit_wheel: &'a mut TimeWheel<FlitEvent>,
@@ -312,7 +309,6 @@ pub(super) fn allocate_span<
             ivcs,
             cands,
             outch,
-            sw_flits,
             sw_rr,
             ovc,
             flit_wheel,
@@ -352,8 +348,8 @@ pub(super) fn allocate_span<
         let ack_mask = ((1u32 << v) - 1) & !((1u32 << ack_lo) - 1);
         let vcs = v as u8;
         let mut scratch = Candidates::default();
-        debug_assert!(in_start.len() == sw_flits.len() + 1 && out_start.len() == in_start.len());
-        let switches = sw_flits.len();
+        debug_assert!(out_start.len() == in_start.len());
+        let switches = in_start.len() - 1;
         // Every send of the cycle goes to one of these buckets (or, with
         // arrival blocks, a flit to a switch to its block's wheel): looked
         // up once, not per flit.
@@ -365,7 +361,6 @@ pub(super) fn allocate_span<
                     s + SWITCHES_AHEAD,
                     w,
                     v,
-                    sw_flits,
                     busy,
                     in_ports,
                     in_start,
@@ -373,7 +368,9 @@ pub(super) fn allocate_span<
                     ivcs,
                 );
             }
-            if *at(sw_flits, s) == 0 {
+            // A switch holds flits when one of its input ports does.
+            let words = range(busy, s * w, (s + 1) * w);
+            if words.iter().all(|&word| word == 0) {
                 continue;
             }
             let first = *at(in_start, s) as usize;
@@ -402,7 +399,6 @@ pub(super) fn allocate_span<
                 PortPriority::Rotating | PortPriority::Oldest => *at(sw_rr, s) as usize,
                 PortPriority::Random => random_port(now, s, np),
             };
-            let words = range(busy, s * w, (s + 1) * w);
             let mut busy_ports = BusyPorts::new(words, start);
             if AGE {
                 // Age-based: the busy ports by the generation cycle of the
@@ -624,7 +620,6 @@ pub(super) fn allocate_span<
             // send one flit; it reaches the next switch after link latency +
             // switch delay (a host after the link latency), and a credit
             // returns upstream after the link latency.
-            let mut sent = 0;
             let made = proposed;
             let mut j = if split == n { 0 } else { split };
             let mut left = n;
@@ -682,13 +677,6 @@ pub(super) fn allocate_span<
                 // (`FAST`: the port's index is its proposal's.)
                 let k = if FAST { pi } else { ch.index as usize };
                 *at_mut(busy, s * w + k / 64) &= !(u64::from(ch.nonempty == 0) << (k % 64));
-                // (`FAST`: the switch's count, not a register kept
-                // through the loop.)
-                if FAST {
-                    *at_mut(sw_flits, s) -= 1;
-                } else {
-                    sent += 1;
-                }
                 // Credit back upstream for the slot just freed.
                 credit_bucket.push(i as u32);
                 let o = q.out as usize;
@@ -741,12 +729,7 @@ pub(super) fn allocate_span<
             );
             // (A proposal is always granted to some port: the switch sent
             // if it proposed.)
-            if FAST {
-                if made != 0 {
-                    ep.progress(now);
-                }
-            } else if sent > 0 {
-                *at_mut(sw_flits, s) -= sent;
+            if made != 0 || n > 0 {
                 ep.progress(now);
             }
         }
@@ -802,18 +785,17 @@ fn prefetch_switch<F: Family>(
     t: usize,
     w: usize,
     v: usize,
-    sw_flits: &F::Arr<u32>,
     busy: &F::Arr<u64>,
     in_ports: &[(PortId, u32)],
     in_start: &[u32],
     inch: &F::Arr<InChannel>,
     ivcs: &F::Arr<InputVc>,
 ) {
-    if *at(sw_flits, t) == 0 {
+    let mut bits = *at(busy, t * w);
+    if bits == 0 {
         return;
     }
     let first = *at(in_start, t) as usize;
-    let mut bits = *at(busy, t * w);
     while bits != 0 {
         let pi = bits.trailing_zeros() as usize;
         bits &= bits - 1;

@@ -64,8 +64,8 @@ impl InputQueued {
 
     /// Every VC's credit loop is closed (credits + buffered + flits on the
     /// way + credits returning = depth), no buffer holds more than its
-    /// depth, and the flit counts (per switch, in the network) match the
-    /// buffers.
+    /// depth, the count of flits in the network matches the buffers, and
+    /// the bits that say which buffers hold flits match them.
     pub(super) fn check_buffers(&self) -> Result<(), String> {
         let v = self.v;
         // Flits and credits on their way to each VC.
@@ -117,11 +117,52 @@ impl InputQueued {
                 self.in_network
             ));
         }
-        let per_switch: u64 = self.sw_flits.iter().map(|&x| x as u64).sum();
-        if per_switch != buffered {
-            return Err(format!(
-                "per-switch flit counts sum to {per_switch}, buffers hold {buffered}"
-            ));
+        self.check_busy_bits()
+    }
+
+    /// The bits allocation visits by say which buffers hold flits: an
+    /// input channel's VC bit is set exactly when that VC holds flits, and
+    /// a switch's busy-port bit exactly when one of that port's VCs does
+    /// (a switch is skipped when its busy-port words are all zero, so a
+    /// bit left clear would strand flits, and one left set would cost a
+    /// visit).
+    fn check_busy_bits(&self) -> Result<(), String> {
+        let v = self.v;
+        for s in 0..self.switches() {
+            let first = self.in_start[s] as usize;
+            for (k, &(_, c)) in self.in_ports[first..self.in_start[s + 1] as usize]
+                .iter()
+                .enumerate()
+            {
+                let c = c as usize;
+                let held: u16 = (0..v)
+                    .filter(|&x| self.ivc[c * v + x].len > 0)
+                    .fold(0, |bits, x| bits | 1 << x);
+                let ch = &self.inch[c];
+                if ch.nonempty != held {
+                    return Err(format!(
+                        "{}: VC bits {:#b}, but the VCs holding flits are {held:#b}",
+                        self.net.channel_name(c as u32),
+                        ch.nonempty
+                    ));
+                }
+                if ch.switch as usize != s || ch.index as usize != k {
+                    return Err(format!(
+                        "{} is switch {s}'s input port {k}, but its record says switch {} port {}",
+                        self.net.channel_name(c as u32),
+                        ch.switch,
+                        ch.index
+                    ));
+                }
+                let bit = self.busy[s * self.port_words + k / 64] >> (k % 64) & 1 != 0;
+                if bit != (held != 0) {
+                    return Err(format!(
+                        "switch {s} port {k} ({}): busy bit {bit}, but it holds flits: {}",
+                        self.net.channel_name(c as u32),
+                        held != 0
+                    ));
+                }
+            }
         }
         Ok(())
     }

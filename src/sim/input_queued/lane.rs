@@ -12,7 +12,7 @@ use super::unchecked::{Family, Slots};
 /// the only one at stake: no `&mut` to the whole array exists while the
 /// threads run): a thread touches only the elements that belong to its own
 /// switches (their input channels, their output channels, their busy-port
-/// words and flit counts), so no element is read by one thread while the
+/// words and round-robin pointers), so no element is read by one thread while the
 /// other writes it. `super::two_threads` says why each array keeps it.
 pub(super) struct Lane<T> {
     ptr: *mut T,

@@ -222,8 +222,9 @@ pub struct InputQueued {
     ovc: Vec<OutputVc>,
     /// Per channel: switch-allocation state of the output port.
     outch: Vec<OutChannel>,
-    // Per switch.
-    sw_flits: Vec<u32>,
+    /// Per switch: the round-robin pointer of its input ports. (Whether a
+    /// switch holds flits is whether its busy-port words are not all
+    /// zero; no count is kept.)
     sw_rr: Vec<u32>,
     // Hosts.
     sending: Vec<Option<Sending>>,
@@ -478,7 +479,6 @@ impl InputQueued {
                 };
                 nc
             ],
-            sw_flits: vec![0; net.num_switches()],
             sw_rr: vec![0; net.num_switches()],
             sending: vec![None; net.num_hosts()],
             sending_bits: vec![0; net.num_hosts().div_ceil(64)],
@@ -659,7 +659,7 @@ impl InputQueued {
         self.block_bits = None;
         self.block_wheels.clear();
         self.block_of.clear();
-        let switches = self.sw_flits.len();
+        let switches = self.switches();
         if block == 0 || switches <= block {
             return;
         }
@@ -685,6 +685,11 @@ impl InputQueued {
                 b => Some(b as usize),
             }
         });
+    }
+
+    /// The number of switches.
+    fn switches(&self) -> usize {
+        self.in_start.len() - 1
     }
 
     /// Bytes of the per-channel state that flits touch on every hop: flit
@@ -717,7 +722,6 @@ impl InputQueued {
             ivc,
             flits,
             inch,
-            sw_flits,
             busy,
             in_network,
             flit_wheel,
@@ -738,7 +742,6 @@ impl InputQueued {
             ivcs: &mut ivc[..],
             flits: &mut flits[..],
             inch: &mut inch[..],
-            sw_flits: &mut sw_flits[..],
             busy: &mut busy[..],
             in_network,
         };
@@ -873,8 +876,8 @@ impl InputQueued {
     }
 }
 
-/// What a flit's arrival writes: the input buffers, the per-switch flit
-/// counts and busy-port bits, and the count of flits in the network,
+/// What a flit's arrival writes: the input buffers, the per-switch
+/// busy-port bits, and the count of flits in the network,
 /// borrowed field by field by [`InputQueued::arrivals`] so that the slice
 /// pointers stay in registers across the stores (this runs for every
 /// flit-hop).
@@ -887,7 +890,6 @@ struct Inputs<'a, F: Family> {
     ivcs: &'a mut F::Arr<InputVc>,
     flits: &'a mut F::Arr<Flit>,
     inch: &'a mut F::Arr<InChannel>,
-    sw_flits: &'a mut F::Arr<u32>,
     busy: &'a mut F::Arr<u64>,
     in_network: &'a mut u64,
 }
@@ -911,7 +913,6 @@ fn arrive<const PREFETCH: bool, const VCS: usize, const DEPTH: usize, F: Family,
         ivcs,
         flits,
         inch,
-        sw_flits,
         busy,
         in_network,
     } = inputs;
@@ -945,7 +946,6 @@ fn arrive<const PREFETCH: bool, const VCS: usize, const DEPTH: usize, F: Family,
         let ch = at_mut(inch, c);
         ch.nonempty |= 1 << ev.vc;
         let (s, k) = (ch.switch as usize, ch.index as usize);
-        *at_mut(sw_flits, s) += 1;
         *at_mut(busy, s * w + k / 64) |= 1 << (k % 64);
     }
 }
@@ -1048,7 +1048,17 @@ impl SwitchModel for InputQueued {
     }
 
     fn switch_occupancy(&self) -> Vec<u32> {
-        self.sw_flits.clone()
+        (0..self.switches())
+            .map(|s| {
+                let ports =
+                    &self.in_ports[self.in_start[s] as usize..self.in_start[s + 1] as usize];
+                ports
+                    .iter()
+                    .flat_map(|&(_, c)| &self.ivc[c as usize * self.v..(c as usize + 1) * self.v])
+                    .map(|q| q.len as u32)
+                    .sum()
+            })
+            .collect()
     }
 
     fn switch_capacity(&self) -> Vec<u32> {

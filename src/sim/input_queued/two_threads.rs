@@ -13,8 +13,8 @@
 //!
 //! **Why the halves never touch the same element.** A switch's allocation
 //! reads and writes only its own input channels' buffers and records, its
-//! own output channels' VCs, arbiters and counters, its own busy-port word
-//! and flit count (`allocation.rs`); a flit's arrival writes only the
+//! own output channels' VCs, arbiters and counters, and its own busy-port
+//! word and round-robin pointer (`allocation.rs`); a flit's arrival writes only the
 //! records of the switch it reaches, and each half writes the arrivals of
 //! its own switches (each block's are taken off its wheel before the
 //! halves start). Credits come back in the sequential part. In the
@@ -116,7 +116,6 @@ struct Lanes {
     ivcs: Lane<InputVc>,
     cands: Lane<Candidates>,
     outch: Lane<OutChannel>,
-    sw_flits: Lane<u32>,
     sw_rr: Lane<u32>,
     ovc: Lane<OutputVc>,
 }
@@ -165,7 +164,7 @@ impl TwoThreads {
     /// blocks chosen here; `None` for a network of one switch, an error if
     /// the second thread could not be started.
     pub(super) fn new(m: &mut InputQueued) -> Result<Option<TwoThreads>, String> {
-        let n = m.sw_flits.len();
+        let n = m.switches();
         if n < 2 {
             return Ok(None);
         }
@@ -304,7 +303,6 @@ impl TwoThreads {
                 ivcs: Lane::new(&mut m.ivc),
                 cands: Lane::new(&mut m.cands),
                 outch: Lane::new(&mut m.outch),
-                sw_flits: Lane::new(&mut m.sw_flits),
                 sw_rr: Lane::new(&mut m.sw_rr),
                 ovc: Lane::new(&mut m.ovc),
             }
@@ -318,7 +316,7 @@ impl TwoThreads {
             switch_delay: m.switch_delay,
             first_ejection: m.first_ejection,
             port_words: m.port_words,
-            switches: m.sw_flits.len(),
+            switches: m.switches(),
             bits: m.block_bits.unwrap_or(0),
             in_ports: &m.in_ports,
             in_start: &m.in_start,
@@ -431,7 +429,6 @@ fn run_half<const PREFETCH: bool, const VCS: usize, const DEPTH: usize>(
                 ivcs: &mut l.ivcs,
                 flits: &mut l.flits,
                 inch: &mut l.inch,
-                sw_flits: &mut l.sw_flits,
                 busy: &mut l.busy,
                 in_network: &mut in_network,
             };
@@ -464,7 +461,6 @@ fn run_half<const PREFETCH: bool, const VCS: usize, const DEPTH: usize>(
             ivcs: &mut l.ivcs,
             cands: &mut l.cands,
             outch: &mut l.outch,
-            sw_flits: &mut l.sw_flits,
             sw_rr: &mut l.sw_rr,
             ovc,
             flit_wheel: &mut *flit_wheel,
