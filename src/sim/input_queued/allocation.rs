@@ -589,9 +589,9 @@ pub(super) fn allocate_span<
                         n += 1;
                     }
                     // ...and each output port keeps the proposal that comes
-                    // first after its own round-robin pointer (out rr < np:
-                    // it is only ever set by this switch), acknowledgements
-                    // before data (bit 15).
+                    // first after its own round-robin pointer (out rr <= np:
+                    // it is only ever set by this switch, and np reads as 0),
+                    // acknowledgements before data (bit 15).
                     let g = at_mut(outch, q.out_ch as usize);
                     let pi16 = pi as u16;
                     let pos = if AGE {
@@ -651,20 +651,18 @@ pub(super) fn allocate_span<
                 // next switch cycle; losers after it see NONE, not `i`.
                 g.ivc = NONE;
                 // (`lean`: what the proposal did not keep, from the port and
-                // the input VC.)
+                // the input VC; both pointers left one past the last port or
+                // VC rather than wrapped to 0, which their readers take
+                // alike: no select.)
                 let (c, x) = if lean {
-                    g.rr = if pi + 1 >= np { 0 } else { pi as u16 + 1 };
+                    g.rr = pi as u16 + 1;
                     (i / v, i % v)
                 } else {
                     g.rr = pr.next_port;
                     (pr.ch as usize, pr.vc as usize)
                 };
                 let ch = at_mut(inch, c);
-                ch.rr = if lean {
-                    if x + 1 == v { 0 } else { x as u8 + 1 }
-                } else {
-                    pr.next_vc
-                };
+                ch.rr = if lean { x as u8 + 1 } else { pr.next_vc };
 
                 let flit: Flit = *at(flits, i * depth + q.head as usize);
                 let h = q.head as usize + 1;
@@ -714,7 +712,6 @@ pub(super) fn allocate_span<
                 if flit.flags() & TAIL != 0 {
                     set_owner(at(ovc, o), NONE);
                     q.state = IDLE;
-                    q.out = NONE;
                     ch.active &= !(1 << x);
                 }
             }
@@ -900,7 +897,8 @@ fn propose<S: Slots<InputVc> + ?Sized>(
         let x = mask.trailing_zeros() as usize;
         return (at(ovc, at(ivcs, c * v + x).out as usize).get().credits > 0).then_some(x);
     }
-    // Rotate the mask so that bit 0 is the pointer.
+    // Rotate the mask so that bit 0 is the pointer (`rr == v` rotates by
+    // nothing, as 0 does).
     let rot = (mask >> rr) | (mask << (v as u32 - rr));
     let mut pending = rot & ((1u32 << v) - 1);
     while pending != 0 {

@@ -286,7 +286,9 @@ struct InChannel {
     nonempty: u16,
     /// Bit x set when VC x holds an output VC.
     active: u16,
-    /// Round-robin pointer of the input port's VC arbiter.
+    /// Round-robin pointer of the input port's VC arbiter: the VC it
+    /// starts from, or V, which means 0 (the deterministic wormhole router
+    /// does not wrap it, `allocation.rs`).
     rr: u8,
     /// Downstream switch.
     switch: u32,
@@ -316,7 +318,9 @@ struct Proposal {
 /// Switch-allocation state of one output port (channel).
 #[derive(Clone, Copy, Debug)]
 struct OutChannel {
-    /// Round-robin pointer of the output arbiter (an input-port index).
+    /// Round-robin pointer of the output arbiter: an input-port index, or
+    /// the switch's input-port count, which means 0 (the deterministic
+    /// wormhole router does not wrap it, `allocation.rs`).
     rr: u16,
     /// Priority and input VC of the best proposal made to the port while
     /// its switch is allocated; `ivc` is NONE between allocations (the
@@ -337,7 +341,9 @@ struct InputVc {
     len: u16,
     /// IDLE, ROUTED or ACTIVE.
     state: u8,
-    /// Output VC (channel · V + vc) held while ACTIVE, else NONE.
+    /// Output VC (channel · V + vc) held while ACTIVE (NONE until the
+    /// first; left as it was when the VC goes back to IDLE, since only
+    /// an ACTIVE VC's is read).
     out: u32,
     /// Its channel (`out / V`, kept to avoid a division per flit).
     out_ch: u32,
