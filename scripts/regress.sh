@@ -30,6 +30,7 @@ SCENARIOS=(
     "torus-dor-4vcs|--topology torus:8x8 --routing dor --traffic uniform --load 0.45 --vcs 4 --packet-flits 3"
     "torus-dor-pair-stats|--topology torus:8x8 --routing dor --traffic bitrev --load 0.35 --pair-stats"
     "torus-caminos|--topology torus:8x8 --routing dor --traffic uniform --load 0.5 --packet-flits 1"
+    "torus-caminos-16|--topology torus:8x8 --routing dor --traffic uniform --load 0.5 --packet-flits 16 --buffer-flits 32"
     "torus-tie-random-vct|--topology torus:8x8 --routing dor:tie=random --traffic transpose --load 0.4 --switching vct --vcs 4 --selection first-free"
     "ring-tornado-balanced|--topology torus:8 --routing dor:classes=balanced --traffic tornado --load 0.6 --packet-flits 1 --port-priority random"
     "ring-tornado-parity|--topology torus:8 --routing dor:tie=parity --traffic tornado --load 0.6 --packet-flits 1"

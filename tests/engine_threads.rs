@@ -89,12 +89,17 @@ fn two_threads_change_no_result_with_long_packets_slow_links_and_hot_spots() {
     s.vcs = 3;
     s.buffer_flits = 4;
     same_with_two_threads(&s);
-    // BookSim2's shape, 4 VCs of 8 flits, which the model compiles with
+    // BookSim2's shape, 4 VCs of 8 flits, and the CAMINOS script's with
+    // 16-flit packets, 2 VCs of 32 flits, which the model compiles with
     // them as constants (as it does 2 of 8, the default).
     let mut s = scenario("torus:8x8", 0.5);
     s.packet_flits = 3;
     s.vcs = 4;
     s.buffer_flits = 8;
+    same_with_two_threads(&s);
+    let mut s = scenario("torus:8x8", 0.5);
+    s.packet_flits = 16;
+    s.buffer_flits = 32;
     same_with_two_threads(&s);
     let mut s = scenario("torus:8x8", 0.4);
     s.link_latency = 3;

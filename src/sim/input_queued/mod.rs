@@ -79,8 +79,9 @@ const BLOCK_SWITCHES: usize = 256;
 
 /// `$body` compiled for the router's shape, `($vcs, $depth)`: with `$V`
 /// and `$D` the constants 2 and 8 (routelab's defaults: the `engine` bench,
-/// the CAMINOS script) or 4 and 8 (the BookSim2 script), else both 0 (the
-/// copy that reads them at run time, [`shape`]). With them as constants the
+/// the CAMINOS script), 4 and 8 (the BookSim2 script) or 2 and 32 (the
+/// CAMINOS script with 16-flit packets, issue 24's configuration), else
+/// both 0 (the copy that reads them at run time, [`shape`]). With them as constants the
 /// index arithmetic is shifts and the VC loops unroll (docs/performance.md,
 /// "Engine, sixteenth look"); the code is the same either way, so the
 /// results are. The one list of compiled shapes.
@@ -95,6 +96,11 @@ macro_rules! with_shape {
             (4, 8) => {
                 const $V: usize = 4;
                 const $D: usize = 8;
+                $body
+            }
+            (2, 32) => {
+                const $V: usize = 2;
+                const $D: usize = 32;
                 $body
             }
             _ => {
