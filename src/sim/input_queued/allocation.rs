@@ -381,7 +381,9 @@ pub(super) fn allocate_span<
                 *at(out_start, s) as usize,
                 *at(out_start, s + 1) as usize,
             );
-            let np16 = np.max(1) as u16;
+            // (A switch visited holds flits, so it has an input port.)
+            debug_assert!(np > 0);
+            let np16 = np as u16;
             let view = View {
                 credits: ovc,
                 out,
