@@ -127,17 +127,15 @@ impl InputQueued {
     /// bit left clear would strand flits, and one left set would cost a
     /// visit).
     fn check_busy_bits(&self) -> Result<(), String> {
-        let v = self.v;
         for s in 0..self.switches() {
-            let first = self.in_start[s] as usize;
-            for (k, &(_, c)) in self.in_ports[first..self.in_start[s + 1] as usize]
-                .iter()
-                .enumerate()
-            {
+            for (k, &(_, c)) in self.in_ports_of(s).iter().enumerate() {
+                let held: u16 = self
+                    .vcs_of(c)
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, q)| q.len > 0)
+                    .fold(0, |bits, (x, _)| bits | 1 << x);
                 let c = c as usize;
-                let held: u16 = (0..v)
-                    .filter(|&x| self.ivc[c * v + x].len > 0)
-                    .fold(0, |bits, x| bits | 1 << x);
                 let ch = &self.inch[c];
                 if ch.nonempty != held {
                     return Err(format!(

@@ -81,10 +81,10 @@ const BLOCK_SWITCHES: usize = 256;
 /// and `$D` the constants 2 and 8 (routelab's defaults: the `engine` bench,
 /// the CAMINOS script), 4 and 8 (the BookSim2 script) or 2 and 32 (the
 /// CAMINOS script with 16-flit packets, issue 24's configuration), else
-/// both 0 (the copy that reads them at run time, [`shape`]). With them as constants the
-/// index arithmetic is shifts and the VC loops unroll (docs/performance.md,
-/// "Engine, sixteenth look"); the code is the same either way, so the
-/// results are. The one list of compiled shapes.
+/// both 0 (the copy that reads them at run time, [`shape`]). With them as
+/// constants the index arithmetic is shifts and the VC loops unroll
+/// (docs/performance.md, "Engine, sixteenth look"); the code is the same
+/// either way, so the results are. The one list of compiled shapes.
 macro_rules! with_shape {
     ($vcs:expr, $depth:expr, |$V:ident, $D:ident| $body:expr) => {
         match ($vcs, $depth) {
@@ -704,6 +704,17 @@ impl InputQueued {
         self.in_start.len() - 1
     }
 
+    /// Switch `s`'s connected input ports as (port, input channel), in
+    /// the order of its busy-port bits.
+    fn in_ports_of(&self, s: usize) -> &[(PortId, u32)] {
+        &self.in_ports[self.in_start[s] as usize..self.in_start[s + 1] as usize]
+    }
+
+    /// The input VCs of channel `c` (below `num_in`).
+    fn vcs_of(&self, c: u32) -> &[InputVc] {
+        &self.ivc[c as usize * self.v..(c as usize + 1) * self.v]
+    }
+
     /// Bytes of the per-channel state that flits touch on every hop: flit
     /// rings, input and output VC records, input and output channel
     /// records (not the retry candidate lists, rarely touched).
@@ -1062,11 +1073,9 @@ impl SwitchModel for InputQueued {
     fn switch_occupancy(&self) -> Vec<u32> {
         (0..self.switches())
             .map(|s| {
-                let ports =
-                    &self.in_ports[self.in_start[s] as usize..self.in_start[s + 1] as usize];
-                ports
+                self.in_ports_of(s)
                     .iter()
-                    .flat_map(|&(_, c)| &self.ivc[c as usize * self.v..(c as usize + 1) * self.v])
+                    .flat_map(|&(_, c)| self.vcs_of(c))
                     .map(|q| q.len as u32)
                     .sum()
             })
@@ -1075,23 +1084,18 @@ impl SwitchModel for InputQueued {
 
     fn switch_capacity(&self) -> Vec<u32> {
         (0..self.net.num_switches())
-            .map(|s| {
-                let ports = self.in_start[s + 1] - self.in_start[s];
-                ports * (self.v * self.depth) as u32
-            })
+            .map(|s| (self.in_ports_of(s).len() * self.v * self.depth) as u32)
             .collect()
     }
 
     fn port_occupancy(&self, switch: u32) -> Option<Vec<PortOccupancy>> {
         let s = switch as usize;
         Some(
-            self.in_ports[self.in_start[s] as usize..self.in_start[s + 1] as usize]
+            self.in_ports_of(s)
                 .iter()
                 .map(|&(_, c)| PortOccupancy {
                     channel: c,
-                    flits: (0..self.v)
-                        .map(|x| self.ivc[c as usize * self.v + x].len)
-                        .collect(),
+                    flits: self.vcs_of(c).iter().map(|q| q.len).collect(),
                 })
                 .collect(),
         )

@@ -14,12 +14,12 @@
 //! **Why the halves never touch the same element.** A switch's allocation
 //! reads and writes only its own input channels' buffers and records, its
 //! own output channels' VCs, arbiters and counters, and its own busy-port
-//! word and round-robin pointer (`allocation.rs`); a flit's arrival writes only the
-//! records of the switch it reaches, and each half writes the arrivals of
-//! its own switches (each block's are taken off its wheel before the
-//! halves start). Credits come back in the sequential part. In the
-//! endpoint layer a hop writes only its packet's record (a head is at one
-//! switch at a time) and its output channel's counters
+//! word and round-robin pointer (`allocation.rs`); a flit's arrival writes
+//! only the records of the switch it reaches, and each half writes the
+//! arrivals of its own switches (each block's are taken off its wheel
+//! before the halves start). Credits come back in the sequential part. In
+//! the endpoint layer a hop writes only its packet's record (a head is at
+//! one switch at a time) and its output channel's counters
 //! ([`SharedHops`]). Both halves hold the router's arrays as
 //! [`Lane`]s, never as `&mut` slices, while they run. Each half has its
 //! own time wheels and scratch.
