@@ -38,11 +38,12 @@ impl<T> TimeWheel<T> {
     /// cycle all go to one or two cycles; [`Sends`]).
     #[inline(always)]
     pub fn sends(&mut self, near: u64, far: u64) -> Sends<'_, T> {
+        let buckets = self.buckets.as_mut_ptr();
+        // (In range: masked, `mask + 1` buckets.)
         Sends {
-            near: (near & self.mask) as usize,
-            far: (far & self.mask) as usize,
-            buckets: self.buckets.as_mut_ptr(),
-            _wheel: std::marker::PhantomData,
+            near: buckets.wrapping_add((near & self.mask) as usize),
+            far: buckets.wrapping_add((far & self.mask) as usize),
+            _wheels: std::marker::PhantomData,
         }
     }
     /// The bucket of cycle `at`, for a loop that pushes many events due
@@ -120,29 +121,45 @@ impl<T> TimeWheel<T> {
     }
 }
 
-/// Two buckets of a [`TimeWheel`] (possibly one: two cycles a wheel's size
-/// apart, or the same cycle), held for a loop that pushes events into
-/// them ([`TimeWheel::sends`]): the event goes to the near or the far
-/// bucket by a select on the flag, not by a lookup of its cycle.
+/// Two buckets, of one [`TimeWheel`] (possibly one bucket: two cycles a
+/// wheel's size apart, or the same cycle; [`TimeWheel::sends`]) or of two
+/// ([`Sends::split`]), held for a loop that pushes events into them: the
+/// event goes to the near or the far bucket by a select on the flag, not
+/// by a lookup of its cycle.
 pub struct Sends<'a, T> {
-    near: usize,
-    far: usize,
-    /// The wheel's buckets, borrowed mutably for `'a`.
-    buckets: *mut Vec<T>,
-    _wheel: std::marker::PhantomData<&'a mut TimeWheel<T>>,
+    /// The buckets, in wheels borrowed mutably for `'a`.
+    near: *mut Vec<T>,
+    far: *mut Vec<T>,
+    _wheels: std::marker::PhantomData<&'a mut TimeWheel<T>>,
 }
 
-impl<T> Sends<'_, T> {
+impl<'a, T> Sends<'a, T> {
+    /// The bucket of cycle `near` of wheel `near_wheel` and that of cycle
+    /// `far` of `far_wheel`.
+    #[inline(always)]
+    pub fn split(
+        near_wheel: &'a mut TimeWheel<T>,
+        near: u64,
+        far_wheel: &'a mut TimeWheel<T>,
+        far: u64,
+    ) -> Self {
+        Sends {
+            near: near_wheel.bucket(near),
+            far: far_wheel.bucket(far),
+            _wheels: std::marker::PhantomData,
+        }
+    }
+
     /// Push `ev` into the far bucket if `far`, else into the near one.
     #[inline(always)]
     #[allow(unsafe_code)]
     pub fn push(&mut self, far: bool, ev: T) {
-        let k = if far { self.far } else { self.near };
-        // SAFETY: `near` and `far` are below the wheel's bucket count (masked
-        // in `TimeWheel::sends`), the wheel is borrowed mutably for this
-        // handle's lifetime, and no reference into its buckets outlives this
-        // call (the two indices may be equal: each push borrows one bucket
-        // at a time).
-        unsafe { (*self.buckets.add(k)).push(ev) }
+        let bucket = if far { self.far } else { self.near };
+        // SAFETY: both point at buckets of wheels borrowed mutably for this
+        // handle's lifetime (in range: `TimeWheel::sends` masks its
+        // indices, `split` takes `TimeWheel::bucket`'s), and no reference
+        // into them outlives this call (the two may be the same bucket:
+        // each push borrows one at a time).
+        unsafe { (*bucket).push(ev) }
     }
 }

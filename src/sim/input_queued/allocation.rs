@@ -25,7 +25,7 @@ use crate::routing::{Candidates, Selection};
 use crate::sim::config::{PortPriority, Switching};
 use crate::sim::endpoints::Faulted;
 use crate::sim::hop_calls::HopCalls;
-use crate::sim::timewheel::TimeWheel;
+use crate::sim::timewheel::{Sends, TimeWheel};
 use crate::topology::PortId;
 use std::cell::Cell;
 
@@ -174,6 +174,7 @@ impl InputQueued {
             outch,
             sw_rr,
             flit_wheel,
+            switch_wheel,
             block_wheels,
             block_of,
             credit_wheel,
@@ -212,6 +213,7 @@ impl InputQueued {
             // their owners (a `Cell` of a `Copy` value costs nothing).
             ovc: Cell::from_mut(&mut ovc[..]).as_slice_of_cells(),
             flit_wheel,
+            switch_wheel: Some(switch_wheel),
             block_wheels: &mut block_wheels[..],
             credit_wheel,
             proposal: &mut proposal[..],
@@ -253,6 +255,9 @@ pub(super) struct Hot<'a, F: Family> {
     pub(super) sw_rr: &'a mut F::Arr<u32>,
     pub(super) ovc: &'a [Cell<OutputVc>],
     pub(super) flit_wheel: &'a mut TimeWheel<FlitEvent>,
+    /// The wheel of flits to switches with one arrival block (the model's
+    /// `switch_wheel`); None with more (each block's own wheel).
+    pub(super) switch_wheel: Option<&'a mut TimeWheel<FlitEvent>>,
     pub(super) block_wheels: &'a mut [TimeWheel<FlitEvent>],
     pub(super) credit_wheel: &'a mut TimeWheel<u32>,
     pub(super) proposal: &'a mut [Proposal],
@@ -312,6 +317,7 @@ pub(super) fn allocate_span<
             sw_rr,
             ovc,
             flit_wheel,
+            switch_wheel,
             block_wheels,
             credit_wheel,
             proposal,
@@ -353,7 +359,17 @@ pub(super) fn allocate_span<
         // Every send of the cycle goes to one of these buckets (or, with
         // arrival blocks, a flit to a switch to its block's wheel): looked
         // up once, not per flit.
-        let mut sends = flit_wheel.sends(now + link_latency, now + link_latency + switch_delay);
+        // (Flits to hosts on the flit wheel, to switches on the switch
+        // wheel, or with arrival blocks on their blocks' wheels.)
+        let (near, far) = (now + link_latency, now + link_latency + switch_delay);
+        debug_assert!(
+            BLOCKS || switch_wheel.is_some(),
+            "no wheel for flits to switches"
+        );
+        let mut sends = match switch_wheel {
+            Some(to_switches) if !BLOCKS => Sends::split(flit_wheel, near, to_switches, far),
+            _ => flit_wheel.sends(near, far),
+        };
         let credit_bucket = credit_wheel.bucket_mut(now + link_latency);
         for s in span {
             if PREFETCH && s + SWITCHES_AHEAD < switches {

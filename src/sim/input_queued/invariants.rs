@@ -165,34 +165,50 @@ impl InputQueued {
         Ok(())
     }
 
-    /// Every flit on its way is on the wheel its arrival is read from:
-    /// with arrival blocks, a flit to a switch on its block's wheel (the
-    /// calling thread's, or with two engine threads the upper half's), any
-    /// other on the flit wheel; without, every flit on the flit wheel.
+    /// Every flit on its way is on the wheel its arrival is read from: a
+    /// flit to a host on the flit wheel; a flit to a switch, with arrival
+    /// blocks, on its block's wheel (the calling thread's, or with two
+    /// engine threads the upper half's), without, on the switch wheel.
     pub(super) fn check_wheels(&self) -> Result<(), String> {
-        let block = |ch: u32| match self.block_of.get(ch as usize) {
-            Some(&b) if b != super::NONE => Some(b as usize),
-            _ => None,
+        use super::Wheel;
+        let belongs = |ch: u32| {
+            if ch >= self.first_ejection {
+                Wheel::Hosts
+            } else {
+                match self.block_of.get(ch as usize) {
+                    Some(&b) if b != super::NONE => Wheel::Block(b as usize),
+                    _ => Wheel::Switches,
+                }
+            }
         };
         #[cfg(not(target_arch = "wasm32"))]
         let upper: Vec<&TimeWheel<super::FlitEvent>> =
             self.two.iter().flat_map(|two| two.wheels()).collect();
         #[cfg(target_arch = "wasm32")]
         let upper: Vec<&TimeWheel<super::FlitEvent>> = Vec::new();
-        let filed = std::iter::once((None, &self.flit_wheel))
-            .chain(
-                self.block_wheels
-                    .iter()
-                    .enumerate()
-                    .map(|(b, w)| (Some(b), w)),
-            )
-            .chain(upper.into_iter().enumerate().map(|(b, w)| (Some(b), w)));
+        let filed = [
+            (Wheel::Hosts, &self.flit_wheel),
+            (Wheel::Switches, &self.switch_wheel),
+        ]
+        .into_iter()
+        .chain(
+            self.block_wheels
+                .iter()
+                .enumerate()
+                .map(|(b, w)| (Wheel::Block(b), w)),
+        )
+        .chain(
+            upper
+                .into_iter()
+                .enumerate()
+                .map(|(b, w)| (Wheel::Block(b), w)),
+        );
         for (on, wheel) in filed {
-            if let Some(ev) = wheel.iter().find(|ev| block(ev.ch) != on) {
+            if let Some(ev) = wheel.iter().find(|ev| belongs(ev.ch) != on) {
                 return Err(format!(
-                    "a flit to {} waits on the wheel of block {on:?}, not of block {:?}",
+                    "a flit to {} waits on the {on:?} wheel, not on the {:?} one",
                     self.net.channel_name(ev.ch),
-                    block(ev.ch)
+                    belongs(ev.ch)
                 ));
             }
         }
@@ -214,14 +230,15 @@ impl InputQueued {
         }
     }
 
-    /// The flit wheel and the arrival blocks' wheels (with two engine
-    /// threads, the upper half's too).
+    /// The flit and switch wheels and the arrival blocks' wheels (with
+    /// two engine threads, the upper half's too).
     fn wheels(&self) -> impl Iterator<Item = &TimeWheel<super::FlitEvent>> {
         #[cfg(not(target_arch = "wasm32"))]
         let upper = self.two.iter().flat_map(|two| two.wheels());
         #[cfg(target_arch = "wasm32")]
         let upper = std::iter::empty();
-        std::iter::once(&self.flit_wheel)
+        [&self.flit_wheel, &self.switch_wheel]
+            .into_iter()
             .chain(&self.block_wheels)
             .chain(upper)
     }

@@ -464,6 +464,7 @@ fn run_half<const PREFETCH: bool, const VCS: usize, const DEPTH: usize>(
             sw_rr: &mut l.sw_rr,
             ovc,
             flit_wheel: &mut *flit_wheel,
+            switch_wheel: None,
             block_wheels: &mut *block_wheels,
             credit_wheel: &mut *credit_wheel,
             proposal: &mut *proposal,
