@@ -291,3 +291,65 @@ fn switches_with_more_than_64_ports_deliver_everything() {
         assert!(high_port_hosts > 0, "no host sits on a port >= 64");
     }
 }
+
+/// Lookahead routing (the deterministic router with table routes looks up
+/// a head's answer at the next switch as it sends it there, and that
+/// switch takes it) still counts each switch a head is routed at once,
+/// also across a live swap to a routing without a table, whose router
+/// drops the answers the heads in flight came with: once every packet is
+/// delivered, the hops the packets counted are the flits the network's
+/// channels carried (1-flit packets), on one engine thread and on two.
+#[test]
+fn lookahead_answers_count_each_switch_once_across_a_live_swap() {
+    use routelab::topology::ChannelKind;
+    for threads in [1, 2] {
+        let s = Scenario {
+            topology: "torus:6x6".into(),
+            load: 0.3,
+            packet_flits: 1,
+            warmup: 0,
+            cycles: 4000,
+            ..Scenario::default()
+        };
+        let mut sim = s.build().unwrap();
+        if threads == 2 {
+            sim.set_engine_threads(2).unwrap();
+            sim.set_engine_split_from(0).unwrap();
+        }
+        sim.run_for(800).unwrap();
+        let b = s.prepare().unwrap();
+        sim.set_routing(
+            "updown"
+                .parse::<routelab::routing::RoutingSpec>()
+                .unwrap()
+                .build(&b.network, s.vcs)
+                .unwrap(),
+        )
+        .unwrap();
+        sim.run_for(400).unwrap();
+        sim.set_load(0.0);
+        let drained = sim
+            .run_until(
+                |sim| sim.in_flight_flits() == 0 && sim.queued_packets() == 0,
+                5000,
+            )
+            .unwrap();
+        assert!(drained, "{threads} thread(s): the network did not drain");
+        sim.check_invariants().unwrap();
+        let net = sim.network().clone();
+        let carried: u64 = sim
+            .stats()
+            .channels()
+            .iter()
+            .enumerate()
+            .filter(|&(c, _)| net.channel(c as u32).kind == ChannelKind::Network)
+            .map(|(_, k)| k.flits)
+            .sum();
+        assert!(carried > 10_000, "{threads} thread(s): {carried} hops");
+        assert_eq!(
+            sim.stats().hops_sum(),
+            carried,
+            "{threads} thread(s): hops counted against flits carried"
+        );
+    }
+}

@@ -9,7 +9,7 @@
 //! ([`Endpoints::route`]) and reports traversals and deliveries through its
 //! recording methods; it never touches a packet's statistics itself.
 
-pub(crate) use super::route_fault::{Faulted, RouteFault, table_answer};
+pub(crate) use super::route_fault::{Faulted, RouteFault, table_answer, table_lookup};
 
 use super::acknowledge::{Acks, Pending};
 use super::bits::ones;
@@ -504,6 +504,25 @@ impl Endpoints {
             self.fault = Some(f);
             Faulted
         })
+    }
+
+    /// [`Endpoints::table_route`]'s answer without the count or a fault:
+    /// the answer packet `id`'s head will get at switch `at`, looked up
+    /// one switch ahead as it is sent there ([`table_lookup`]); None for
+    /// none (`at` reports it when it routes the head).
+    #[inline(always)]
+    pub(crate) fn table_lookup(&mut self, id: u32, at: SwitchId, vcs: u8) -> Option<Candidate> {
+        debug_assert!(self.only_tables, "table_lookup without every epoch's table");
+        table_lookup(self.packets.get(id), at, &self.net, &self.tables, vcs)
+    }
+
+    /// [`Endpoints::table_route`]'s count without the lookup: packet
+    /// `id`'s head is routed at one more switch, with the answer looked up
+    /// one switch ahead.
+    #[inline(always)]
+    pub(crate) fn count_switch(&mut self, id: u32) {
+        let p = self.packets.get_mut(id);
+        p.switches = p.switches.saturating_add(1);
     }
 
     /// Route packet `id`'s head at switch `at` (arrived on `in_port`, VC

@@ -30,6 +30,10 @@ pub(crate) trait HopCalls {
     ) -> Result<(), Faulted>;
     /// [`Endpoints::table_route`].
     fn table_route(&mut self, id: u32, at: SwitchId, vcs: u8) -> Result<Candidate, Faulted>;
+    /// [`Endpoints::table_lookup`].
+    fn table_lookup(&mut self, id: u32, at: SwitchId, vcs: u8) -> Option<Candidate>;
+    /// [`Endpoints::count_switch`].
+    fn count_switch(&mut self, id: u32);
     /// [`Endpoints::head_left`].
     fn head_left(&mut self, id: u32, waited: u64);
     /// [`Endpoints::channel_traversal`].
@@ -67,6 +71,14 @@ impl HopCalls for Endpoints {
     #[inline(always)]
     fn table_route(&mut self, id: u32, at: SwitchId, vcs: u8) -> Result<Candidate, Faulted> {
         Endpoints::table_route(self, id, at, vcs)
+    }
+    #[inline(always)]
+    fn table_lookup(&mut self, id: u32, at: SwitchId, vcs: u8) -> Option<Candidate> {
+        Endpoints::table_lookup(self, id, at, vcs)
+    }
+    #[inline(always)]
+    fn count_switch(&mut self, id: u32) {
+        Endpoints::count_switch(self, id);
     }
     #[inline(always)]
     fn head_left(&mut self, id: u32, waited: u64) {

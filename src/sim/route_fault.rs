@@ -1,5 +1,6 @@
 //! Why a head could not be routed, and the one routing that cannot fail
-//! but for a missing answer: a table's ([`table_answer`]).
+//! but for a missing answer: a table's ([`table_answer`], and one switch
+//! ahead [`table_lookup`]).
 
 use crate::routing::NO_ANSWER;
 use crate::routing::{Candidate, PairTable};
@@ -47,9 +48,29 @@ pub(crate) fn table_answer(
     // Hops are counted here, where the packet is at hand anyway: once per
     // switch its head is routed at.
     pkt.switches = pkt.switches.saturating_add(1);
+    table_lookup(pkt, at, net, tables, vcs).ok_or(RouteFault::NoRoute {
+        switch: at,
+        epoch: pkt.epoch,
+        dst: pkt.info.dst_switch,
+    })
+}
+
+/// The table's answer for `pkt`'s head at switch `at`: its host's port at
+/// the destination switch, else the packet's epoch's table's answer.
+/// [`table_answer`] without the count and the fault; with it a switch
+/// looks up the answer one switch ahead (lookahead routing: a head's
+/// answer at the switch it is sent to, `input_queued`'s `Ahead`).
+#[inline(always)]
+pub(crate) fn table_lookup(
+    pkt: &Packet,
+    at: SwitchId,
+    net: &Network,
+    tables: &[Option<Arc<PairTable>>],
+    vcs: u8,
+) -> Option<Candidate> {
     let dst = pkt.info.dst_switch;
     if dst == at {
-        return Ok(Candidate {
+        return Some(Candidate {
             port: net.host(pkt.info.dst_host).port,
             vc_lo: 0,
             vc_hi: vcs - 1,
@@ -59,12 +80,8 @@ pub(crate) fn table_answer(
     if let Some(Some(table)) = tables.get(pkt.epoch as usize) {
         let c = table.entry(at, dst);
         if c.port != NO_ANSWER.port {
-            return Ok(c);
+            return Some(c);
         }
     }
-    Err(RouteFault::NoRoute {
-        switch: at,
-        epoch: pkt.epoch,
-        dst,
-    })
+    None
 }

@@ -6,7 +6,7 @@
 use super::endpoints::{Endpoints, HopParts};
 use super::hop_calls::HopCalls;
 use super::packet::Packet;
-use super::route_fault::{Faulted, RouteFault, table_answer};
+use super::route_fault::{Faulted, RouteFault, table_answer, table_lookup};
 use super::stats::ChannelCounters;
 use crate::routing::{BufferView, Candidate, Candidates, PairTable};
 use crate::topology::{Network, PortId, SwitchId};
@@ -188,6 +188,19 @@ impl HopCalls for SharedHops<'_> {
             self.fault = Some(f);
             Faulted
         })
+    }
+    /// [`table_lookup`] (the packet's head is at this thread's switch,
+    /// which sends it on).
+    #[inline(always)]
+    fn table_lookup(&mut self, id: u32, at: SwitchId, vcs: u8) -> Option<Candidate> {
+        let (net, tables) = (self.net, self.tables);
+        table_lookup(self.packet_mut(id), at, net, tables, vcs)
+    }
+    /// The packet's head is routed at one of this thread's switches.
+    #[inline(always)]
+    fn count_switch(&mut self, id: u32) {
+        let p = self.packet_mut(id);
+        p.switches = p.switches.saturating_add(1);
     }
     #[inline(always)]
     fn head_left(&mut self, _id: u32, _waited: u64) {

@@ -18,7 +18,7 @@
 
 use super::unchecked::{Family, Owned, Slots, at, at_mut, prefetch_at, range};
 use super::{
-    ACTIVE, Flit, FlitEvent, HEAD, IDLE, InChannel, InputQueued, InputVc, NONE, OutChannel,
+    ACTIVE, Ahead, Flit, FlitEvent, HEAD, IDLE, InChannel, InputQueued, InputVc, NONE, OutChannel,
     OutputVc, Proposal, ROUTED, TAIL, View,
 };
 use crate::routing::{Candidates, Selection};
@@ -483,7 +483,17 @@ pub(super) fn allocate_span<
                             f.flags() & HEAD != 0,
                             "non-head flit at the front of an idle VC"
                         );
-                        let cand = match ep.table_route(f.packet, s as u32, vcs) {
+                        // (Its answer came with it, `Ahead`, unless it has
+                        // none: then the table is asked here, and reports a
+                        // missing answer.)
+                        let looked = match std::mem::replace(&mut q.ahead, Ahead::NONE).get() {
+                            Some(cand) => {
+                                ep.count_switch(f.packet);
+                                Ok(cand)
+                            }
+                            None => ep.table_route(f.packet, s as u32, vcs),
+                        };
+                        let cand = match looked {
                             Ok(cand) => cand,
                             Err(e) => {
                                 withdraw::<FAST, F>(proposal, n, proposed, outch, ivcs);
@@ -521,6 +531,9 @@ pub(super) fn allocate_span<
                         );
                         let cand = &mut scratch;
                         cand.clear();
+                        // (The answer it may have come with, `Ahead`, is
+                        // dropped: this router asks the routing.)
+                        q.ahead = Ahead::NONE;
                         if let Err(e) = ep.route::<TABLES>(
                             f.packet,
                             s as u32,
@@ -718,7 +731,26 @@ pub(super) fn allocate_span<
                 };
                 // (With arrival blocks, flits to a switch go to its block's
                 // wheel.)
-                let ev = FlitEvent { ch: oc, vc, flit };
+                if flit.flags() & TAIL != 0 {
+                    set_owner(at(ovc, o), NONE);
+                    q.state = IDLE;
+                    ch.active &= !(1 << x);
+                }
+                // Lookahead routing (`Ahead`): with table routes, a head
+                // going to a switch takes its answer there now (last: it
+                // waits on the packet's record, which nothing above does).
+                let ahead = if FAST && TABLES && head && to_switch {
+                    let next = at(inch, oc as usize).switch;
+                    Ahead::of(ep.table_lookup(flit.packet, next, vcs))
+                } else {
+                    Ahead::NONE
+                };
+                let ev = FlitEvent {
+                    ch: oc,
+                    vc,
+                    flit,
+                    ahead,
+                };
                 match if BLOCKS {
                     *at(block_of, oc as usize)
                 } else {
@@ -726,11 +758,6 @@ pub(super) fn allocate_span<
                 } {
                     NONE => sends.push(to_switch, ev),
                     b => at_mut(block_wheels, b as usize).schedule(now + delay, ev),
-                }
-                if flit.flags() & TAIL != 0 {
-                    set_owner(at(ovc, o), NONE);
-                    q.state = IDLE;
-                    ch.active &= !(1 << x);
                 }
             }
             // Every port proposed to had a winner, whose grant cleared it.

@@ -152,6 +152,24 @@ impl InputQueued {
                         ch.index
                     ));
                 }
+                // An answer looked up one switch ahead is only ever that of
+                // the unrouted head first in line (`InputVc::ahead`).
+                for (x, q) in self.vcs_of(c as u32).iter().enumerate() {
+                    let front = self.flits[(c * self.v + x) * self.depth + q.head as usize];
+                    if q.ahead != super::Ahead::NONE
+                        && !(q.state == super::IDLE
+                            && q.len > 0
+                            && front.flags() & super::HEAD != 0)
+                    {
+                        return Err(format!(
+                            "{} VC {x}: an answer looked up ahead ({:?}) kept by a VC that is not an unrouted head's (state {}, {} flits)",
+                            self.net.channel_name(c as u32),
+                            q.ahead.get(),
+                            q.state,
+                            q.len
+                        ));
+                    }
+                }
                 let bit = self.busy[s * self.port_words + k / 64] >> (k % 64) & 1 != 0;
                 if bit != (held != 0) {
                     return Err(format!(

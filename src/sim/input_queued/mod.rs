@@ -53,7 +53,7 @@ use super::model_kind::{CYCLES, SwitchModelEntry, per_cycle_routing, same_router
 use super::prefetch::prefetch;
 use super::shared_hops::{SharedHops, end_shared_hops};
 use super::timewheel::TimeWheel;
-use crate::routing::{BufferView, Candidates, Selection};
+use crate::routing::{BufferView, Candidate, Candidates, Selection};
 use crate::topology::{ChannelKind, Endpoint, Network, PortId};
 use std::sync::Arc;
 use unchecked::{Family, Owned, at_mut, prefetch_at};
@@ -154,6 +154,7 @@ impl Flit {
             meta: (flags as u32) << 30,
         }
     }
+
     #[inline]
     fn flags(self) -> u8 {
         (self.meta >> 30) as u8
@@ -175,6 +176,53 @@ struct FlitEvent {
     ch: u32,
     vc: u8,
     flit: Flit,
+    /// A head's answer at the switch it goes to, looked up one switch
+    /// ahead ([`Ahead`]).
+    ahead: Ahead,
+}
+
+/// Lookahead routing: the answer a head will get at the switch it is sent
+/// to, looked up from the table by the deterministic wormhole router with
+/// table routes while it sends the head there (or the host while it
+/// injects it), and kept by the input VC the head reaches if it arrives
+/// there first in line ([`InputVc::ahead`]). That switch then takes it
+/// instead of asking the table (the same answer: both are the table's;
+/// the switch is counted there either way), so the packet's record and
+/// the table leave the chain of loads the head's routing waits on, and the
+/// lookup overlaps the rest of the sending switch's work
+/// (docs/performance.md, "Engine, nineteenth look"). Packed in 2 bytes,
+/// which fit in the padding of [`FlitEvent`] and [`InputVc`] (neither
+/// grows): the port in the low byte, the lowest and highest VC in a
+/// nibble each (at most 16 VCs). [`Ahead::NONE`] for none: a body flit, a
+/// flit to a host, another router, no answer, a head that had to queue,
+/// or an answer that does not fit (a port above 254: the table is asked
+/// at the switch, as without lookahead).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ahead(u16);
+
+// [`Ahead`] costs no room: a flit on a link and an input VC stay 16 bytes.
+const _: () = assert!(size_of::<FlitEvent>() == 16 && size_of::<InputVc>() == 16);
+
+impl Ahead {
+    /// No answer looked up (port 255, which [`Ahead::of`] never packs).
+    const NONE: Ahead = Ahead(u16::MAX);
+    #[inline(always)]
+    fn of(answer: Option<Candidate>) -> Ahead {
+        match answer {
+            Some(c) if c.port < 255 && c.vc_hi < 16 => {
+                Ahead(c.port | u16::from(c.vc_lo) << 8 | u16::from(c.vc_hi) << 12)
+            }
+            _ => Ahead::NONE,
+        }
+    }
+    #[inline(always)]
+    fn get(self) -> Option<Candidate> {
+        (self != Ahead::NONE).then_some(Candidate {
+            port: self.0 & 0xFF,
+            vc_lo: (self.0 >> 8) as u8 & 0xF,
+            vc_hi: (self.0 >> 12) as u8,
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -370,6 +418,11 @@ struct InputVc {
     out: u32,
     /// Its channel (`out / V`, kept to avoid a division per flit).
     out_ch: u32,
+    /// The answer looked up one switch ahead for the head at the front
+    /// ([`Ahead`]): set when a flit arrives at an empty VC (the flit's
+    /// own, none for a body flit), taken (and left none) when the head is
+    /// routed. So it is never a queued head's, nor one already routed.
+    ahead: Ahead,
 }
 
 /// The upstream side of one virtual channel: free slots downstream and the
@@ -489,6 +542,7 @@ impl InputQueued {
                     state: IDLE,
                     out: NONE,
                     out_ch: NONE,
+                    ahead: Ahead::NONE,
                 };
                 num_in * v
             ],
@@ -655,7 +709,9 @@ impl InputQueued {
         let credits = self.credit_wheel.take(now);
         two.add_credits(&credits, &mut self.ovc, true);
         self.arrivals(now, None, ep);
-        self.inject(now, ep);
+        // (Split cycles are the deterministic wormhole router's with table
+        // routes: heads carry their answers, `Flit::route`.)
+        self.inject(now, ep, true);
         let pf = self.prefetch;
         let r = if ep.hops_can_be_shared() {
             with_shape!(self.v, self.depth, |V, D| if pf {
@@ -805,11 +861,21 @@ impl InputQueued {
         wheel.give_back(now, due);
     }
 
-    /// A host's flit onto its injection channel. Inlined into its two
-    /// callers in `inject_at`: as a call it cost some 30 instructions a
-    /// packet on its own (−1.2 % of `torus:8x8` at 0.3, docs/performance.md).
+    /// A host's flit onto its injection channel; with `lookahead` (this
+    /// cycle's router is the deterministic wormhole router with table
+    /// routes) a head carries its answer at the host's switch
+    /// ([`Flit::route`]). Inlined into its two callers in `inject_at`: as a
+    /// call it cost some 30 instructions a packet on its own (−1.2 % of
+    /// `torus:8x8` at 0.3, docs/performance.md).
     #[inline(always)]
-    fn send_from_host(&mut self, now: u64, h: usize, s: Sending, ep: &mut Endpoints) {
+    fn send_from_host(
+        &mut self,
+        now: u64,
+        h: usize,
+        s: Sending,
+        ep: &mut Endpoints,
+        lookahead: bool,
+    ) {
         let c = self.net.injection_channel(h as u32) as usize;
         let ovc = c * self.v + s.vc as usize;
         self.ovc[ovc].credits -= 1;
@@ -820,6 +886,12 @@ impl InputQueued {
         if s.sent + 1 == s.len {
             flags |= TAIL;
         }
+        let ahead = if lookahead && s.sent == 0 {
+            let at = self.inch[c].switch;
+            Ahead::of(ep.table_lookup(s.packet, at, self.v as u8))
+        } else {
+            Ahead::NONE
+        };
         let wheel = match self.block_of.get(c) {
             Some(&b) if b != NONE => &mut self.block_wheels[b as usize],
             _ => &mut self.switch_wheel,
@@ -830,6 +902,7 @@ impl InputQueued {
                 ch: c as u32,
                 vc: s.vc,
                 flit: Flit::new(s.packet, flags),
+                ahead,
             },
         );
         self.in_network += 1;
@@ -858,25 +931,26 @@ impl InputQueued {
     /// hosts and those sending), in host order, as a scan of every host
     /// would visit them. Out of line: it runs once a cycle, and inlined
     /// into `step` it changed how the allocation loop beside it is compiled.
+    /// `lookahead`: [`InputQueued::send_from_host`]'s.
     #[inline(never)]
-    fn inject(&mut self, now: u64, ep: &mut Endpoints) {
+    fn inject(&mut self, now: u64, ep: &mut Endpoints, lookahead: bool) {
         debug_assert_eq!(ep.ready_words(), self.sending_bits.len());
         for k in 0..self.sending_bits.len() {
             for h in ones(ep.ready_hosts(k) | self.sending_bits[k], k * 64) {
-                self.inject_at(now, h, ep);
+                self.inject_at(now, h, ep, lookahead);
             }
         }
     }
 
     #[inline(always)]
-    fn inject_at(&mut self, now: u64, h: usize, ep: &mut Endpoints) {
+    fn inject_at(&mut self, now: u64, h: usize, ep: &mut Endpoints, lookahead: bool) {
         let wormhole = self.switching == Switching::Wormhole;
         let data_vcs = ep.data_vcs() as usize;
         {
             if let Some(s) = self.sending[h] {
                 let c = self.net.injection_channel(h as u32) as usize;
                 if self.ovc[c * self.v + s.vc as usize].credits > 0 {
-                    self.send_from_host(now, h, s, ep);
+                    self.send_from_host(now, h, s, ep, lookahead);
                 }
                 return;
             }
@@ -923,6 +997,7 @@ impl InputQueued {
                     len: next.flits,
                 },
                 ep,
+                lookahead,
             );
         }
     }
@@ -991,6 +1066,10 @@ fn arrive<const PREFETCH: bool, const VCS: usize, const DEPTH: usize, F: Family,
         if slot >= depth {
             slot -= depth;
         }
+        // (A flit first in line brings the answer looked up for it, if
+        // any: `InputVc::ahead`. A select: whether the VC was empty is a
+        // coin toss.)
+        q.ahead = if q.len == 0 { ev.ahead } else { q.ahead };
         q.len += 1;
         let mut f = ev.flit;
         f.set_arrival(now);
@@ -1047,15 +1126,17 @@ impl SwitchModel for InputQueued {
         // Lane 0: every arrival with one block, the arrivals at hosts with
         // more (the allocation loop writes each block's own).
         self.arrivals(now, None, ep);
-        self.inject(now, ep);
+        // The default router with every answer from a table or none, each
+        // with prefetching (large networks) or without; the other routers
+        // always look for a table (their cost is elsewhere). The first
+        // takes its heads' answers one switch ahead (`Flit::route`), from
+        // the hosts' sends on.
+        let fast = self.fast_router(ep);
+        let (tables, pf) = (ep.has_tables(), self.prefetch);
+        self.inject(now, ep, fast && tables);
         // Compiled four ways, so that the common runs (no acknowledgement
         // class, no age-based arbitration) carry neither.
         let acks = (ep.data_vcs() as usize) < self.v;
-        let fast = self.fast_router(ep);
-        // The default router with every answer from a table or none, each
-        // with prefetching (large networks) or without; the other routers
-        // always look for a table (their cost is elsewhere).
-        let (tables, pf) = (ep.has_tables(), self.prefetch);
         let r = match (acks, self.port_priority == PortPriority::Oldest) {
             _ if fast && pf && tables => self.allocate_tables::<true>(now, ep),
             _ if fast && pf => {
