@@ -231,6 +231,17 @@ fn routing_swaps_live_and_old_packets_finish() {
     };
     let mut sim = s.build().unwrap();
     sim.run_for(2000).unwrap();
+    swap_to_updown(&mut sim, &s);
+    sim.run_for(3000).unwrap();
+    sim.check_invariants().unwrap();
+    assert_eq!(sim.swaps().len(), 2);
+    assert_eq!(sim.swaps()[1].0, 2000);
+    assert!(sim.routing_name().starts_with("updown"));
+}
+
+/// Swap `sim` (built from `s`) live to up*/down*, a routing without a
+/// table.
+fn swap_to_updown(sim: &mut routelab::sim::Simulation, s: &Scenario) {
     let b = s.prepare().unwrap();
     sim.set_routing(
         "updown"
@@ -240,11 +251,6 @@ fn routing_swaps_live_and_old_packets_finish() {
             .unwrap(),
     )
     .unwrap();
-    sim.run_for(3000).unwrap();
-    sim.check_invariants().unwrap();
-    assert_eq!(sim.swaps().len(), 2);
-    assert_eq!(sim.swaps()[1].0, 2000);
-    assert!(sim.routing_name().starts_with("updown"));
 }
 
 /// Switches with more than 64 input ports (here 66 hosts plus up to 4
@@ -317,15 +323,7 @@ fn lookahead_answers_count_each_switch_once_across_a_live_swap() {
             sim.set_engine_split_from(0).unwrap();
         }
         sim.run_for(800).unwrap();
-        let b = s.prepare().unwrap();
-        sim.set_routing(
-            "updown"
-                .parse::<routelab::routing::RoutingSpec>()
-                .unwrap()
-                .build(&b.network, s.vcs)
-                .unwrap(),
-        )
-        .unwrap();
+        swap_to_updown(&mut sim, &s);
         sim.run_for(400).unwrap();
         sim.set_load(0.0);
         let drained = sim

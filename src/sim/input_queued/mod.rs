@@ -710,7 +710,7 @@ impl InputQueued {
         two.add_credits(&credits, &mut self.ovc, true);
         self.arrivals(now, None, ep);
         // (Split cycles are the deterministic wormhole router's with table
-        // routes: heads carry their answers, `Flit::route`.)
+        // routes: heads carry their answers, `Ahead`.)
         self.inject(now, ep, true);
         let pf = self.prefetch;
         let r = if ep.hops_can_be_shared() {
@@ -864,7 +864,7 @@ impl InputQueued {
     /// A host's flit onto its injection channel; with `lookahead` (this
     /// cycle's router is the deterministic wormhole router with table
     /// routes) a head carries its answer at the host's switch
-    /// ([`Flit::route`]). Inlined into its two callers in `inject_at`: as a
+    /// ([`Ahead`]). Inlined into its two callers in `inject_at`: as a
     /// call it cost some 30 instructions a packet on its own (−1.2 % of
     /// `torus:8x8` at 0.3, docs/performance.md).
     #[inline(always)]
@@ -1129,7 +1129,7 @@ impl SwitchModel for InputQueued {
         // The default router with every answer from a table or none, each
         // with prefetching (large networks) or without; the other routers
         // always look for a table (their cost is elsewhere). The first
-        // takes its heads' answers one switch ahead (`Flit::route`), from
+        // takes its heads' answers one switch ahead (`Ahead`), from
         // the hosts' sends on.
         let fast = self.fast_router(ep);
         let (tables, pf) = (ep.has_tables(), self.prefetch);
