@@ -43,6 +43,7 @@ impl InputQueued {
         const FAST: bool,
         const PREFETCH: bool,
         const TABLES: bool,
+        const LOOK: bool,
         const VCS: usize,
         const DEPTH: usize,
         E: HopCalls,
@@ -53,13 +54,13 @@ impl InputQueued {
     ) -> Result<(), Faulted> {
         let switches = self.switches();
         match self.block_bits {
-            None => self.allocate::<ACKS, AGE, FAST, PREFETCH, TABLES, false, VCS, DEPTH, _>(
+            None => self.allocate::<ACKS, AGE, FAST, PREFETCH, TABLES, LOOK, false, VCS, DEPTH, _>(
                 now,
                 0..switches,
                 ep,
             ),
             Some(bits) => self
-                .allocate_in_blocks::<ACKS, AGE, FAST, PREFETCH, TABLES, VCS, DEPTH, _>(
+                .allocate_in_blocks::<ACKS, AGE, FAST, PREFETCH, TABLES, LOOK, VCS, DEPTH, _>(
                     now, bits, ep,
                 ),
         }
@@ -77,6 +78,7 @@ impl InputQueued {
         const FAST: bool,
         const PREFETCH: bool,
         const TABLES: bool,
+        const LOOK: bool,
         const VCS: usize,
         const DEPTH: usize,
         E: HopCalls,
@@ -92,7 +94,9 @@ impl InputQueued {
             self.arrivals(now, Some(b), ep);
             let span = b << bits..((b + 1) << bits).min(switches);
             if let Err(e) = self
-                .allocate::<ACKS, AGE, FAST, PREFETCH, TABLES, true, VCS, DEPTH, _>(now, span, ep)
+                .allocate::<ACKS, AGE, FAST, PREFETCH, TABLES, LOOK, true, VCS, DEPTH, _>(
+                    now, span, ep,
+                )
             {
                 for later in b + 1..blocks {
                     self.arrivals(now, Some(later), ep);
@@ -128,7 +132,10 @@ impl InputQueued {
     /// before a switch, ask the cache for the records of the switch
     /// [`SWITCHES_AHEAD`] on. `TABLES`: some routing epoch's answers are
     /// looked up in a table ([`Endpoints::route`](crate::sim::endpoints::Endpoints::route)); the runs without one
-    /// are compiled without the lookup. `BLOCKS`: the network has more
+    /// are compiled without the lookup. `LOOK` (read only with `FAST` and
+    /// `TABLES`): a head granted to a switch takes its answer there along
+    /// ([`super::Ahead`], lookahead routing); runs of longer packets are
+    /// compiled without it ([`super::looks_ahead`]). `BLOCKS`: the network has more
     /// than one arrival block ([`InputQueued::block_bits`]), `span` is one
     /// of them and flits to switches go to their blocks' wheels; the runs
     /// with one are compiled without them.
@@ -139,6 +146,7 @@ impl InputQueued {
         const FAST: bool,
         const PREFETCH: bool,
         const TABLES: bool,
+        const LOOK: bool,
         const BLOCKS: bool,
         const VCS: usize,
         const DEPTH: usize,
@@ -219,7 +227,7 @@ impl InputQueued {
             proposal: &mut proposal[..],
             order,
         };
-        allocate_span::<ACKS, AGE, FAST, PREFETCH, TABLES, BLOCKS, VCS, DEPTH, Owned, E>(
+        allocate_span::<ACKS, AGE, FAST, PREFETCH, TABLES, LOOK, BLOCKS, VCS, DEPTH, Owned, E>(
             hot, now, span, ep,
         )
     }
@@ -279,6 +287,7 @@ pub(super) fn allocate_span<
     const FAST: bool,
     const PREFETCH: bool,
     const TABLES: bool,
+    const LOOK: bool,
     const BLOCKS: bool,
     const VCS: usize,
     const DEPTH: usize,
@@ -739,7 +748,7 @@ pub(super) fn allocate_span<
                 // Lookahead routing (`Ahead`): with table routes, a head
                 // going to a switch takes its answer there now (last: it
                 // waits on the packet's record, which nothing above does).
-                let ahead = if FAST && TABLES && head && to_switch {
+                let ahead = if FAST && TABLES && LOOK && head && to_switch {
                     let next = at(inch, oc as usize).switch;
                     Ahead::of(ep.table_lookup(flit.packet, next, vcs))
                 } else {

@@ -200,6 +200,19 @@ struct FlitEvent {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Ahead(u16);
 
+/// Whether heads look their answers up one switch ahead ([`Ahead`]) in a
+/// run of `packet_flits`-flit packets on one thread: only for one-flit
+/// packets. With longer packets heads are few, and the lookahead's code
+/// around every body flit cost more than it saved (16-flit packets ran
+/// 4.8 % faster without it, docs/performance.md, "Engine, twentieth
+/// look"), so their loop is compiled without it (`allocate_span`'s
+/// `LOOK`). Split cycles (two threads) always look ahead. Either way every
+/// answer is the table's: only the speed changes.
+#[inline(always)]
+fn looks_ahead(packet_flits: u16) -> bool {
+    packet_flits == 1
+}
+
 // [`Ahead`] costs no room: a flit on a link and an input VC stay 16 bytes.
 const _: () = assert!(size_of::<FlitEvent>() == 16 && size_of::<InputVc>() == 16);
 
@@ -664,7 +677,7 @@ impl InputQueued {
     /// blocked cycles are counted, compiled for the router's shape
     /// ([`with_shape!`]); else through the endpoint layer itself.
     #[inline(always)]
-    fn allocate_tables<const PREFETCH: bool>(
+    fn allocate_tables<const PREFETCH: bool, const LOOK: bool>(
         &mut self,
         now: u64,
         ep: &mut Endpoints,
@@ -672,11 +685,12 @@ impl InputQueued {
         let Some(mut hops) = SharedHops::sole(ep) else {
             // Blocked cycles counted: the endpoint layer itself, compiled
             // for any shape.
-            return self.allocate_blocks::<false, false, true, PREFETCH, true, 0, 0, _>(now, ep);
+            return self
+                .allocate_blocks::<false, false, true, PREFETCH, true, LOOK, 0, 0, _>(now, ep);
         };
         let view = &mut hops;
         let r = with_shape!(self.v, self.depth, |V, D| {
-            self.allocate_blocks::<false, false, true, PREFETCH, true, V, D, _>(now, view)
+            self.allocate_blocks::<false, false, true, PREFETCH, true, LOOK, V, D, _>(now, view)
         });
         let out = hops.outcome();
         r.and(end_shared_hops(ep, now, &[out]))
@@ -725,9 +739,9 @@ impl InputQueued {
             two.add_credits(&credits, &mut self.ovc, false);
             two.merge_pending(self);
             if pf {
-                self.allocate_tables::<true>(now, ep)
+                self.allocate_tables::<true, true>(now, ep)
             } else {
-                self.allocate_tables::<false>(now, ep)
+                self.allocate_tables::<false, true>(now, ep)
             }
         };
         self.two = Some(two);
@@ -1133,30 +1147,34 @@ impl SwitchModel for InputQueued {
         // the hosts' sends on.
         let fast = self.fast_router(ep);
         let (tables, pf) = (ep.has_tables(), self.prefetch);
-        self.inject(now, ep, fast && tables);
+        let look = fast && tables && looks_ahead(self.packet_flits);
+        self.inject(now, ep, look);
         // Compiled four ways, so that the common runs (no acknowledgement
         // class, no age-based arbitration) carry neither.
         let acks = (ep.data_vcs() as usize) < self.v;
-        let r = match (acks, self.port_priority == PortPriority::Oldest) {
-            _ if fast && pf && tables => self.allocate_tables::<true>(now, ep),
-            _ if fast && pf => {
-                self.allocate_blocks::<false, false, true, true, false, 0, 0, _>(now, ep)
-            }
-            _ if fast && tables => self.allocate_tables::<false>(now, ep),
-            _ if fast => self.allocate_blocks::<false, false, true, false, false, 0, 0, _>(now, ep),
-            (true, false) => {
-                self.allocate_blocks::<true, false, false, false, true, 0, 0, _>(now, ep)
-            }
-            (false, false) => {
-                self.allocate_blocks::<false, false, false, false, true, 0, 0, _>(now, ep)
-            }
-            (true, true) => {
-                self.allocate_blocks::<true, true, false, false, true, 0, 0, _>(now, ep)
-            }
-            (false, true) => {
-                self.allocate_blocks::<false, true, false, false, true, 0, 0, _>(now, ep)
-            }
-        };
+        let r =
+            match (acks, self.port_priority == PortPriority::Oldest) {
+                _ if look && pf => self.allocate_tables::<true, true>(now, ep),
+                _ if look => self.allocate_tables::<false, true>(now, ep),
+                _ if fast && pf && tables => self.allocate_tables::<true, false>(now, ep),
+                _ if fast && pf => {
+                    self.allocate_blocks::<false, false, true, true, false, false, 0, 0, _>(now, ep)
+                }
+                _ if fast && tables => self.allocate_tables::<false, false>(now, ep),
+                _ if fast => self
+                    .allocate_blocks::<false, false, true, false, false, false, 0, 0, _>(now, ep),
+                (true, false) => {
+                    self.allocate_blocks::<true, false, false, false, true, false, 0, 0, _>(now, ep)
+                }
+                (false, false) => self
+                    .allocate_blocks::<false, false, false, false, true, false, 0, 0, _>(now, ep),
+                (true, true) => {
+                    self.allocate_blocks::<true, true, false, false, true, false, 0, 0, _>(now, ep)
+                }
+                (false, true) => {
+                    self.allocate_blocks::<false, true, false, false, true, false, 0, 0, _>(now, ep)
+                }
+            };
         r.map_err(|_| ep.take_fault())
     }
 

@@ -477,6 +477,7 @@ fn run_half<const PREFETCH: bool, const VCS: usize, const DEPTH: usize>(
             PREFETCH,
             true,
             true,
+            true,
             VCS,
             DEPTH,
             Shared,
