@@ -470,6 +470,8 @@ fn run_half<const PREFETCH: bool, const VCS: usize, const DEPTH: usize>(
             proposal: &mut *proposal,
             order: &mut *order,
         };
+        // (`LOOK` true, `SINGLE` false: split cycles look ahead whatever
+        // the packets' length.)
         result = allocate_span::<
             false,
             false,
@@ -477,6 +479,7 @@ fn run_half<const PREFETCH: bool, const VCS: usize, const DEPTH: usize>(
             PREFETCH,
             true,
             true,
+            false,
             true,
             VCS,
             DEPTH,
