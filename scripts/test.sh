@@ -9,10 +9,15 @@ cd "$(dirname "$0")/.."
 echo "== rustfmt"
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 cargo fmt --all -- --check
+cargo fmt --manifest-path scripts/minimal-engine/Cargo.toml -- --check
 
 echo "== clippy (core only, then with the GUI)"
 cargo clippy --no-default-features --all-targets -- -D warnings
 cargo clippy --all-targets -- -D warnings
+# (The minimal engine, scripts/compare-minimal.sh's measuring stick, is its
+# own package.)
+CARGO_TARGET_DIR=target/minimal-engine cargo clippy --locked \
+    --manifest-path scripts/minimal-engine/Cargo.toml -- -D warnings
 
 echo "== rustdoc (intra-doc links resolve, private items' too, with the GUI)"
 RUSTDOCFLAGS="-D warnings --document-private-items" cargo doc --no-deps --quiet
@@ -53,6 +58,12 @@ ROUTELAB_TEST_BIN="$HEADLESS" cargo test --test all --test fuzz -- cli:: cli_loa
 echo "== tests: the engine's named errors without debug assertions (as in release)"
 cargo test --config 'profile.dev.package.routelab.debug-assertions=false' \
     --config 'profile.dev.package.routelab.overflow-checks=false' --test engine_seams
+
+# The minimal engine that docs/performance.md measures routelab's engine
+# against must still simulate what routelab does: equal results at three
+# loads (a few seconds; the speed comparison itself is not run here).
+echo "== the minimal engine's results are routelab's (scripts/compare-minimal.sh's check)"
+BIN="$HEADLESS" CHECK_ONLY=1 bash scripts/compare-minimal.sh
 
 echo "== campaigns: a one-node Slurm cluster runs a job array of 3 tasks (root; installs slurm-wlm and munge)"
 BIN="$HEADLESS" bash scripts/slurm-test.sh
