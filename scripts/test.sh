@@ -61,7 +61,8 @@ cargo test --config 'profile.dev.package.routelab.debug-assertions=false' \
 
 # The minimal engine that docs/performance.md measures routelab's engine
 # against must still simulate what routelab does: equal results at three
-# loads (a few seconds; the speed comparison itself is not run here).
+# loads, for both packet shapes (a few seconds; the speed comparison itself
+# is not run here).
 echo "== the minimal engine's results are routelab's (scripts/compare-minimal.sh's check)"
 BIN="$HEADLESS" CHECK_ONLY=1 bash scripts/compare-minimal.sh
 

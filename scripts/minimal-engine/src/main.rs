@@ -1,9 +1,12 @@
 //! A measuring stick for routelab's engine: the smallest program that
 //! simulates what `routelab sim --topology torus:8x8 --routing dor
-//! --traffic uniform --packet-flits 1` simulates, cycle for cycle, with
-//! none of routelab's generality, so that the time routelab spends on that
-//! generality can be measured (`scripts/compare-minimal.sh`,
-//! docs/performance.md, "Engine, twenty-second look").
+//! --traffic uniform --packet-flits F --buffer-flits D` simulates, cycle
+//! for cycle, with none of routelab's generality, so that the time routelab
+//! spends on that generality can be measured (`scripts/compare-minimal.sh`,
+//! docs/performance.md, "Engine, twenty-second look"). `F` is 1 or 16 and
+//! `D` 8 or 32: one-flit packets in 8-flit buffers are the `engine` bench's
+//! and BookSim2 comparison's shape, 16-flit packets in 32-flit buffers the
+//! CAMINOS comparison's.
 //!
 //! It is not part of routelab and shares no code with it. It was written
 //! from routelab's documented semantics, and its results are the same as
@@ -17,7 +20,7 @@
 //! - dimension-order routing, ties to +, dateline classes: VC 0 while the
 //!   rest of the path in the current dimension crosses the wrap-around
 //!   link, VC 1 otherwise (routelab's `dor`, strict classes);
-//! - routelab's default input-queued router: wormhole, 2 VCs of 8 flits,
+//! - routelab's default input-queued router: wormhole, 2 VCs of `D` flits,
 //!   credits, link latency 1, switch delay 1, a head's VC allocation needs
 //!   an output VC that is free and has a credit, rotating input-port
 //!   priority per switch, round-robin VC proposal per input port,
@@ -51,8 +54,11 @@ const P: usize = 5;
 const HOST: u8 = 4;
 /// Virtual channels per channel.
 const V: usize = 2;
-/// Flits a VC's buffer holds.
-const D: usize = 8;
+/// A flit as the buffers and wheels keep it: its packet's id, with its
+/// head and tail flags in the top bits (packets of more than one flit).
+const HEAD_FLIT: u32 = 1 << 31;
+const TAIL_FLIT: u32 = 1 << 30;
+const ID: u32 = TAIL_FLIT - 1;
 const NONE: u32 = u32::MAX;
 /// The output VC of an input VC that holds none: an extra credit counter
 /// that stays 0, so the VC proposal reads both VCs' credits with no test
@@ -123,12 +129,20 @@ struct InChannel {
     rr: u8,
 }
 
-/// A flit on its way to input VC `ivc`, or (on the host wheel) packet
-/// `packet` on its way to its host.
+/// A flit (`flit`: packet id and flags) on its way to input VC `ivc`.
 #[derive(Clone, Copy, Default)]
 struct Arrival {
     ivc: u32,
+    flit: u32,
+}
+
+/// A host part-way through sending a packet (packets of more than one
+/// flit).
+#[derive(Clone, Copy)]
+struct Sending {
     packet: u32,
+    vc: u8,
+    sent: u16,
 }
 
 /// Events due in one cycle, at most `cap` of them (fixed arrays: a push
@@ -182,14 +196,16 @@ fn gap(rng: &mut Pcg64Mcg, log_q: f64) -> f64 {
     1.0 + (libm::log(u) / log_q).floor()
 }
 
-struct Sim {
+/// The network and its state, for packets of `F` flits and buffers of `D`
+/// flits a VC (a power of two), both constants of the compiled loop.
+struct Sim<const F: usize, const D: usize> {
     route: Vec<Route>,
     /// Per switch and output port, the first of its output VCs (the input
     /// VCs they feed downstream, or the host's VCs): one lookup, no test
     /// of whether the port is the host's.
     out_base: Vec<u32>,
     ivc: Vec<InputVc>,
-    /// Each input VC's ring of (packet, cycle it arrived).
+    /// Each input VC's ring of (flit, cycle it arrived).
     flits: Vec<(u32, u32)>,
     inch: Vec<InChannel>,
     /// Per switch, a bit per input port holding flits.
@@ -200,6 +216,7 @@ struct Sim {
     credits: Vec<i32>,
     owner: Vec<u32>,
     to_switches: [Bucket<Arrival>; 4],
+    /// Flits on their way to hosts.
     to_hosts: [Bucket<u32>; 4],
     credit_wheel: [Bucket<u32>; 4],
     packets: Vec<Packet>,
@@ -207,6 +224,9 @@ struct Sim {
     queues: Vec<VecDeque<(u16, u64)>>,
     /// Hosts whose queue holds packets.
     ready: u64,
+    /// Hosts part-way through a packet, and where they are.
+    sending_bits: u64,
+    sending: Vec<Option<Sending>>,
     host_rr: Vec<u8>,
     arrival: Vec<f64>,
     log_q: f64,
@@ -235,8 +255,8 @@ struct Stats {
     channel_wait: Vec<u64>,
 }
 
-impl Sim {
-    fn new(load: f64, seed: u64) -> Sim {
+impl<const F: usize, const D: usize> Sim<F, D> {
+    fn new(load: f64, seed: u64) -> Self {
         let xy = |s: usize| (s % K, s / K);
         let id = |x: usize, y: usize| y * K + x;
         let next: Vec<[u32; 4]> = (0..N)
@@ -278,7 +298,8 @@ impl Sim {
             }
         }
         let mut rng = traffic_stream(seed);
-        let log_q = libm::log1p(-load);
+        // (Packets a host and cycle.)
+        let log_q = libm::log1p(-load / F as f64);
         // Each host's first Bernoulli trial is cycle 0.
         let arrival = (0..N).map(|_| -1.0 + gap(&mut rng, log_q)).collect();
         let out_base = (0..N * P)
@@ -326,6 +347,8 @@ impl Sim {
             free: Vec::new(),
             queues: vec![VecDeque::new(); N],
             ready: 0,
+            sending_bits: 0,
+            sending: vec![None; N],
             host_rr: vec![0; N],
             arrival,
             log_q,
@@ -382,21 +405,25 @@ impl Sim {
             }
             self.ready |= 1 << h;
             if self.stats.measuring {
-                self.stats.generated_flits += k;
+                self.stats.generated_flits += k * F as u64;
                 at!(self.stats.generated_by_source, h) += k;
             }
         }
     }
 
-    /// Packets reaching their hosts.
+    /// Flits reaching their hosts; a packet is delivered with its tail.
     fn deliver(&mut self, now: u64, b: usize) {
         let due = &mut self.to_hosts[b];
         let st = &mut self.stats;
         for k in 0..due.len {
-            let p = due.get(k);
+            let flit = due.get(k);
+            st.delivered_flits += u64::from(st.measuring);
+            if F > 1 && flit & TAIL_FLIT == 0 {
+                continue;
+            }
+            let p = flit & ID;
             let pk = at!(self.packets, p as usize);
             let latency = now - pk.born;
-            st.delivered_flits += u64::from(st.measuring);
             if st.measuring && pk.born >= st.measure_start {
                 st.delivered_packets += 1;
                 st.latency_sum += latency;
@@ -418,12 +445,12 @@ impl Sim {
     fn arrive(&mut self, now: u64, b: usize) {
         let due = &mut self.to_switches[b];
         for k in 0..due.len {
-            let Arrival { ivc: i, packet } = due.get(k);
+            let Arrival { ivc: i, flit } = due.get(k);
             let i = i as usize;
             let q = &mut at!(self.ivc, i);
             let slot = (q.head as usize + q.len as usize) & (D - 1);
             q.len += 1;
-            at!(self.flits, i * D + slot) = (packet, now as u32);
+            at!(self.flits, i * D + slot) = (flit, now as u32);
             let c = i / V;
             at!(self.inch, c).nonempty |= 1 << (i % V);
             at!(self.busy, c / P) |= 1 << (c % P);
@@ -431,15 +458,24 @@ impl Sim {
         due.len = 0;
     }
 
-    /// Hosts with packets queued send the first on a VC of their channel
-    /// with a credit, round-robin.
+    /// Hosts send: one part-way through a packet its next flit if its VC
+    /// has a credit; the others with packets queued the first packet's
+    /// head, on a VC of their channel with a credit, round-robin.
     fn inject(&mut self, now: u64) {
-        let mut ready = self.ready;
+        let mut hosts = self.ready | self.sending_bits;
         let bucket = ((now + 2) % 4) as usize;
-        while ready != 0 {
-            let h = ready.trailing_zeros() as usize;
-            ready &= ready - 1;
+        while hosts != 0 {
+            let h = hosts.trailing_zeros() as usize;
+            hosts &= hosts - 1;
             let c = h * P + HOST as usize;
+            if F > 1
+                && let Some(s) = at!(self.sending, h)
+            {
+                if at!(self.credits, c * V + s.vc as usize) > 0 {
+                    self.send(now, h, s, bucket);
+                }
+                continue;
+            }
             let first = at!(self.host_rr, h) as usize;
             let vc = if at!(self.credits, c * V + first) > 0 {
                 first
@@ -473,11 +509,43 @@ impl Sim {
                 }
             };
             self.stats.injected_packets += u64::from(self.stats.measuring);
-            at!(self.credits, c * V + vc) -= 1;
-            self.to_switches[bucket].push(Arrival {
-                ivc: (c * V + vc) as u32,
+            let s = Sending {
                 packet: id,
-            });
+                vc: vc as u8,
+                sent: 0,
+            };
+            self.send(now, h, s, bucket);
+        }
+    }
+
+    /// Host `h` sends the next flit of the packet `s` says.
+    #[inline(always)]
+    fn send(&mut self, _now: u64, h: usize, s: Sending, bucket: usize) {
+        let i = (h * P + HOST as usize) * V + s.vc as usize;
+        at!(self.credits, i) -= 1;
+        let flags = if F == 1 {
+            0
+        } else {
+            (if s.sent == 0 { HEAD_FLIT } else { 0 })
+                | (if s.sent as usize + 1 == F {
+                    TAIL_FLIT
+                } else {
+                    0
+                })
+        };
+        self.to_switches[bucket].push(Arrival {
+            ivc: i as u32,
+            flit: s.packet | flags,
+        });
+        if F > 1 {
+            let sent = s.sent + 1;
+            if (sent as usize) < F {
+                at!(self.sending, h) = Some(Sending { sent, ..s });
+                self.sending_bits |= 1 << h;
+            } else {
+                at!(self.sending, h) = None;
+                self.sending_bits &= !(1 << h);
+            }
         }
     }
 
@@ -542,7 +610,8 @@ impl Sim {
                     waiting &= waiting - 1;
                     let i = c * V + x;
                     let q = at!(ivc, i);
-                    let pk = at!(flits, i * D + q.head as usize).0 as usize;
+                    // (At the front of a VC holding no output VC: a head.)
+                    let pk = (at!(flits, i * D + q.head as usize).0 & ID) as usize;
                     let r = at!(route, s * N + at!(packets, pk).dst as usize);
                     let base = at!(out_base, s * P + r.port as usize) as usize;
                     for vc in r.lo..=r.hi {
@@ -602,34 +671,43 @@ impl Sim {
                 }
                 at!(out_rr, s * P + op) = p as u8 + 1;
                 let (c, x) = (i / V, i % V);
-                let (pk, arrived) = at!(flits, i * D + q.head as usize);
+                let (flit, arrived) = at!(flits, i * D + q.head as usize);
+                let head = F == 1 || flit & HEAD_FLIT != 0;
+                let tail = F == 1 || flit & TAIL_FLIT != 0;
                 q.head = (q.head + 1) & (D as u8 - 1);
                 q.len -= 1;
-                q.out = DUMMY;
                 let ch = &mut at!(inch, c);
                 ch.rr = (x ^ 1) as u8;
                 ch.nonempty &= !(u8::from(q.len == 0) << x);
-                ch.active &= !(1 << x);
+                // The tail gives the output VC back.
+                if tail {
+                    q.out = DUMMY;
+                    ch.active &= !(1 << x);
+                    at!(owner, o) = NONE;
+                }
                 at!(busy, s) &= !(u8::from(ch.nonempty == 0) << p);
                 credit_back.push(i as u32);
-                at!(owner, o) = NONE;
                 if measuring {
                     let oc = s * P + op;
                     at!(stats.channel_flits, oc) += 1;
-                    at!(stats.channel_heads, oc) += 1;
-                    at!(stats.channel_wait, oc) += u64::from(now as u32 - arrived);
+                    at!(stats.channel_heads, oc) += u64::from(head);
+                    at!(stats.channel_wait, oc) += if head {
+                        u64::from(now as u32 - arrived)
+                    } else {
+                        0
+                    };
                 }
                 // To a host or to a switch: written to both wheels and
                 // counted on one, a select rather than a branch (whether a
                 // flit leaves for its host is a coin toss).
                 let to_host = op == HOST as usize;
-                at!(packets, pk as usize).hops += u16::from(!to_host);
+                at!(packets, (flit & ID) as usize).hops += u16::from(head & !to_host);
                 at!(credits, o) -= 1;
-                at!(to_hosts.items, to_hosts.len) = pk;
+                at!(to_hosts.items, to_hosts.len) = flit;
                 to_hosts.len += usize::from(to_host);
                 at!(to_switches.items, to_switches.len) = Arrival {
                     ivc: o as u32,
-                    packet: pk,
+                    flit,
                 };
                 to_switches.len += usize::from(!to_host);
             }
@@ -651,6 +729,8 @@ struct Args {
     seed: u64,
     /// Where to write each network channel's utilisation.
     channels: Option<String>,
+    packet_flits: usize,
+    buffer_flits: usize,
 }
 
 fn args() -> Result<Args, String> {
@@ -660,6 +740,8 @@ fn args() -> Result<Args, String> {
         cycles: 10_000,
         seed: 1,
         channels: None,
+        packet_flits: 1,
+        buffer_flits: 8,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -669,9 +751,12 @@ fn args() -> Result<Args, String> {
             "--cycles" => a.cycles = parse(&flag, it.next(), "a number of cycles")?,
             "--seed" => a.seed = parse(&flag, it.next(), "an unsigned integer")?,
             "--channels" => a.channels = Some(parse(&flag, it.next(), "a file name")?),
+            "--packet-flits" => a.packet_flits = parse(&flag, it.next(), "1 or 16")?,
+            "--buffer-flits" => a.buffer_flits = parse(&flag, it.next(), "8 or 32")?,
             _ => {
                 return Err(format!(
-                    "unknown argument {flag:?}; accepted: --load L --warmup W --cycles C --seed S --channels FILE"
+                    "unknown argument {flag:?}; accepted: --load L --warmup W --cycles C --seed S \
+                     --packet-flits 1|16 --buffer-flits 8|32 --channels FILE"
                 ));
             }
         }
@@ -680,6 +765,14 @@ fn args() -> Result<Args, String> {
         return Err(format!(
             "--load {} is out of range: accepted [0, 1)",
             a.load
+        ));
+    }
+    // (The shapes compiled: each is a constant of its loop.)
+    if ![1, 16].contains(&a.packet_flits) || ![8, 32].contains(&a.buffer_flits) {
+        return Err(format!(
+            "--packet-flits {} --buffer-flits {}: accepted --packet-flits 1 or 16 \
+             and --buffer-flits 8 or 32",
+            a.packet_flits, a.buffer_flits
         ));
     }
     if a.cycles == 0 {
@@ -702,7 +795,25 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut sim = Sim::new(a.load, a.seed);
+    let run = match (a.packet_flits, a.buffer_flits) {
+        (1, 8) => run::<1, 8>,
+        (1, _) => run::<1, 32>,
+        (_, 8) => run::<16, 8>,
+        _ => run::<16, 32>,
+    };
+    match run(&a) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("minimal-engine: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The run `a` asks for, with packets of `F` flits and buffers of `D`:
+/// its results on standard output (and the channels' file, if asked).
+fn run<const F: usize, const D: usize>(a: &Args) -> Result<(), String> {
+    let mut sim = Sim::<F, D>::new(a.load, a.seed);
     let t0 = std::time::Instant::now();
     for now in 0..a.warmup {
         sim.step(now);
@@ -736,10 +847,7 @@ fn main() -> ExitCode {
                 out += &format!("s{s}.p{p},{:.6}\n", flits as f64 / a.cycles as f64);
             }
         }
-        if let Err(e) = std::fs::write(path, out) {
-            eprintln!("minimal-engine: cannot write {path}: {e}");
-            return ExitCode::FAILURE;
-        }
+        std::fs::write(path, out).map_err(|e| format!("cannot write {path}: {e}"))?;
     }
-    ExitCode::SUCCESS
+    Ok(())
 }
