@@ -472,7 +472,7 @@ impl<const F: usize, const D: usize> Sim<F, D> {
                 && let Some(s) = at!(self.sending, h)
             {
                 if at!(self.credits, c * V + s.vc as usize) > 0 {
-                    self.send(now, h, s, bucket);
+                    self.send(h, s, bucket);
                 }
                 continue;
             }
@@ -514,13 +514,13 @@ impl<const F: usize, const D: usize> Sim<F, D> {
                 vc: vc as u8,
                 sent: 0,
             };
-            self.send(now, h, s, bucket);
+            self.send(h, s, bucket);
         }
     }
 
     /// Host `h` sends the next flit of the packet `s` says.
     #[inline(always)]
-    fn send(&mut self, _now: u64, h: usize, s: Sending, bucket: usize) {
+    fn send(&mut self, h: usize, s: Sending, bucket: usize) {
         let i = (h * P + HOST as usize) * V + s.vc as usize;
         at!(self.credits, i) -= 1;
         let flags = if F == 1 {
