@@ -4,7 +4,8 @@
 # every topology kind, switch model, switching mode, selection policy, port
 # priority and arrival process, the oblivious, adaptive and DRB routings
 # (with acknowledgement packets and as a delay) and the fat-tree balancers,
-# plus `paths --json` for the path-selection algorithms.
+# DOR on two engine threads with one-flit and longer packets, plus
+# `paths --json` for the path-selection algorithms.
 #
 #     bash scripts/regress.sh save DIR [BINARY]     # write the results to DIR
 #     bash scripts/regress.sh compare DIR [BINARY]  # compare with DIR, byte for byte
@@ -31,6 +32,8 @@ SCENARIOS=(
     "torus-dor-pair-stats|--topology torus:8x8 --routing dor --traffic bitrev --load 0.35 --pair-stats"
     "torus-caminos|--topology torus:8x8 --routing dor --traffic uniform --load 0.5 --packet-flits 1"
     "torus-caminos-16|--topology torus:8x8 --routing dor --traffic uniform --load 0.5 --packet-flits 16 --buffer-flits 32"
+    "torus-two-threads-1flit|--topology torus:16x16 --routing dor --traffic uniform --load 0.45 --packet-flits 1 --engine-threads 2"
+    "torus-two-threads-4flit|--topology torus:16x16 --routing dor --traffic uniform --load 0.35 --packet-flits 4 --engine-threads 2"
     "torus-tie-random-vct|--topology torus:8x8 --routing dor:tie=random --traffic transpose --load 0.4 --switching vct --vcs 4 --selection first-free"
     "ring-tornado-balanced|--topology torus:8 --routing dor:classes=balanced --traffic tornado --load 0.6 --packet-flits 1 --port-priority random"
     "ring-tornado-parity|--topology torus:8 --routing dor:tie=parity --traffic tornado --load 0.6 --packet-flits 1"

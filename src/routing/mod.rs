@@ -218,6 +218,18 @@ pub trait Routing: Send {
     /// Called once when the packet's head leaves its source host.
     fn at_source(&mut self, _src: Source<'_>) {}
 
+    /// The route state [`Routing::at_source`] leaves every packet in, for a
+    /// routing whose `at_source` depends on nothing: not on the packet,
+    /// the cycle or a random draw (it draws none), and it changes no state
+    /// of the routing's own. The engine then copies this state into each
+    /// new packet instead of calling `at_source` (DOR with ties to +,
+    /// [`CubeDor`]; 2.2 % of `torus:8x8`'s instructions at 0.3,
+    /// docs/performance.md, "Engine, twenty-third look"). `None` by
+    /// default: `at_source` is called.
+    fn fixed_source_state(&self) -> Option<RouteState> {
+        None
+    }
+
     /// Called exactly once per switch the packet visits (other than its
     /// destination switch), when its head flit reaches the front of its input
     /// virtual channel. Pushes the allowed next hops in preference order.

@@ -85,6 +85,9 @@ pub struct Endpoints {
     packets: PacketSlab,
     /// Routings by epoch; new packets use the last one.
     routings: Vec<Box<dyn Routing>>,
+    /// The last epoch's [`Routing::fixed_source_state`]: new packets get
+    /// a copy of it instead of a call of its `at_source`.
+    source_state: Option<RouteState>,
     /// Per epoch: does its routing pass destinations (ask `may_eject`)?
     transit: Vec<bool>,
     /// Per epoch: its routing's answers as a table, when it offers one
@@ -145,6 +148,7 @@ impl Endpoints {
             traffic_rng,
             packets: PacketSlab::default(),
             routings: Vec::new(),
+            source_state: None,
             transit: Vec::new(),
             tables: Vec::new(),
             any_table: false,
@@ -177,6 +181,7 @@ impl Endpoints {
         self.ack_packets |= mode == Acknowledgement::Packet;
         self.count_blocked |= self.any_feedback;
         self.transit.push(routing.passes_destination());
+        self.source_state = routing.fixed_source_state();
         self.routings.push(routing);
         // The new epoch's table is checked. The earlier epochs' are checked
         // again only if the new epoch changed the data VCs the tables must
@@ -428,6 +433,17 @@ impl Endpoints {
             self.stats.injected_packet(self.measuring, false);
             return Some(id);
         }
+        let packet = self.take_data_packet(h, now)?;
+        let id = self.packets.insert(packet);
+        self.stats.injected_packet(self.measuring, true);
+        Some(id)
+    }
+
+    /// The packet at the front of host `h`'s source queue, leaving now: out
+    /// of the queue (the host out of the ready set if it was the last), its
+    /// route state set ([`Endpoints::source_state`]), not yet in the slab.
+    #[inline(always)]
+    fn take_data_packet(&mut self, h: usize, now: u64) -> Option<Packet> {
         let QueuedPacket { dst, gen_cycle } = self.sources[h].pop_front()?;
         // The last packet out: the host leaves the ready set now rather
         // than on the model's next visit.
@@ -443,14 +459,8 @@ impl Endpoints {
             flits: self.packet_flits,
         };
         let epoch = self.routings.len() - 1;
-        let mut route = RouteState::default();
-        self.routings[epoch].at_source(Source {
-            now,
-            pkt: &info,
-            state: &mut route,
-            rng: &mut self.rng,
-        });
-        let id = self.packets.insert(Packet {
+        let route = self.source_state(now, &info);
+        Some(Packet {
             info,
             blocked: 0,
             gen_cycle,
@@ -458,9 +468,59 @@ impl Endpoints {
             epoch: epoch as u16,
             switches: 0,
             queued: (now - gen_cycle).min(u32::MAX as u64) as u32,
-        });
+        })
+    }
+
+    /// A new data packet's route state: the last epoch's fixed state, or
+    /// what its routing's `at_source` leaves.
+    #[inline(always)]
+    fn source_state(&mut self, now: u64, info: &PacketInfo) -> RouteState {
+        if let Some(fixed) = self.source_state {
+            return fixed;
+        }
+        let mut route = RouteState::default();
+        if let Some(routing) = self.routings.last_mut() {
+            routing.at_source(Source {
+                now,
+                pkt: info,
+                state: &mut route,
+                rng: &mut self.rng,
+            });
+        }
+        route
+    }
+
+    /// Does host `h` have a data packet queued? (With no acknowledgement
+    /// class, [`Endpoints::next_at`] is this.)
+    #[inline(always)]
+    pub(crate) fn has_queued(&self, h: usize) -> bool {
+        !self.sources[h].is_empty()
+    }
+
+    /// [`Endpoints::start`] for the front packet of host `h`'s queue when
+    /// no acknowledgement waits anywhere and every epoch's answers come
+    /// from a table (the input-queued model's one-flit sends with
+    /// lookahead routing): the packet is created as `start` creates it,
+    /// its one flit counted as injected ([`Endpoints::flit_injected`]),
+    /// and its head's answer at switch `at` looked up from the record
+    /// before it goes into the slab ([`Endpoints::table_lookup`]'s
+    /// answer). None if the host has nothing queued.
+    #[inline(always)]
+    pub(crate) fn start_one_flit(
+        &mut self,
+        h: usize,
+        now: u64,
+        at: SwitchId,
+        vcs: u8,
+    ) -> Option<(u32, Option<Candidate>)> {
+        debug_assert!(self.only_tables && !self.acks.waiting_at(h));
+        debug_assert_eq!(self.packet_flits, 1);
+        let packet = self.take_data_packet(h, now)?;
+        let ahead = table_lookup(&packet, at, &self.net, &self.tables, vcs);
+        let id = self.packets.insert(packet);
         self.stats.injected_packet(self.measuring, true);
-        Some(id)
+        self.stats.injected_flit();
+        Some((id, ahead))
     }
 
     /// Ask the cache for packet `id`'s record, which a flit arriving soon

@@ -241,6 +241,33 @@ impl Routing for CubeDor {
         };
     }
 
+    /// The state `at_source` gives with ties to +, which draw nothing and
+    /// read nothing of the packet, and strict classes on a torus (or a
+    /// mesh's none). Every other rule's state depends on the source switch
+    /// or a draw. (`fixed_source_state_is_what_at_source_gives` checks it
+    /// against `at_source`.)
+    fn fixed_source_state(&self) -> Option<RouteState> {
+        if self.tie != TieRule::Plus {
+            return None;
+        }
+        let tag = TieRule::Plus.fixed_bits(0);
+        if !self.geometry.wrap() {
+            return Some(RouteState {
+                tag,
+                ..RouteState::default()
+            });
+        }
+        match self.classes {
+            VcClasses::Balanced => None,
+            // `route` reads no wrap bits with strict classes.
+            VcClasses::Strict => Some(RouteState {
+                tag,
+                aux: 0xFFFF << 16,
+                ..RouteState::default()
+            }),
+        }
+    }
+
     /// Every tie choice and class draw (for the channel-dependency test).
     fn source_states(&self, pkt: &PacketInfo) -> Option<Vec<RouteState>> {
         let n = self.geometry.dims().min(12);
@@ -372,6 +399,67 @@ impl Routing for Ecube {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::{SimRng, Stream, stream};
+    use rand::RngCore;
+
+    /// A one-flit packet from switch `src` to switch `dst` (host `i` on
+    /// switch `i`), and the state `routing`'s `at_source` leaves it in,
+    /// drawing from `rng`.
+    pub(super) fn at_source_of(
+        routing: &mut dyn Routing,
+        src: SwitchId,
+        dst: SwitchId,
+        rng: &mut SimRng,
+    ) -> (PacketInfo, RouteState) {
+        let pkt = PacketInfo {
+            src_host: src,
+            dst_host: dst,
+            src_switch: src,
+            dst_switch: dst,
+            flits: 1,
+        };
+        let mut state = RouteState::default();
+        routing.at_source(Source {
+            now: 0,
+            pkt: &pkt,
+            state: &mut state,
+            rng,
+        });
+        (pkt, state)
+    }
+
+    /// Where DOR offers a fixed source state, `at_source` gives every
+    /// packet that state and draws nothing; it offers one for ties to +
+    /// with strict classes or on a mesh, and none for the other rules.
+    #[test]
+    fn fixed_source_state_is_what_at_source_gives() {
+        for (radix, wrap) in [
+            (vec![4, 4], true),
+            (vec![5, 3], false),
+            (vec![3, 4, 2], true),
+        ] {
+            for tie in [TieRule::Plus, TieRule::Random, TieRule::Parity] {
+                for classes in [VcClasses::Strict, VcClasses::Balanced] {
+                    let mut dor = CubeDor::new(radix.clone(), wrap, 2, tie, classes);
+                    let fixed = dor.fixed_source_state();
+                    let offered = tie == TieRule::Plus && (classes == VcClasses::Strict || !wrap);
+                    assert_eq!(fixed.is_some(), offered, "{radix:?} {tie:?} {classes:?}");
+                    let Some(fixed) = fixed else { continue };
+                    let n = dor.geometry.nodes();
+                    let mut rng = stream(5, Stream::Routing);
+                    for (src, dst) in (0..n).flat_map(|s| (0..n).map(move |d| (s, d))) {
+                        let mut drawn = rng.clone();
+                        let (_, state) = at_source_of(&mut dor, src, dst, &mut drawn);
+                        assert_eq!(state, fixed, "{radix:?} {tie:?} {classes:?} {src}->{dst}");
+                        assert_eq!(drawn.next_u64(), rng.clone().next_u64(), "a draw");
+                        // (Each packet's call starts from another point of
+                        // the stream.)
+                        rng.next_u64();
+                    }
+                }
+            }
+        }
+    }
 
     /// E-cube's table holds its arithmetic's answer for every pair (the
     /// lowest differing bit, every VC) up to 128 switches; above, there is

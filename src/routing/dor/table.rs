@@ -78,6 +78,9 @@ impl Routing for TabulatedDor {
     fn at_source(&mut self, src: Source<'_>) {
         self.dor.at_source(src)
     }
+    fn fixed_source_state(&self) -> Option<RouteState> {
+        self.dor.fixed_source_state()
+    }
     fn source_states(&self, pkt: &PacketInfo) -> Option<Vec<RouteState>> {
         self.dor.source_states(pkt)
     }
@@ -93,6 +96,7 @@ impl Routing for TabulatedDor {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::at_source_of;
     use super::super::*;
     use super::*;
     use crate::rng::{Stream, stream};
@@ -140,20 +144,7 @@ mod tests {
                 // the others (the state of these rules is the same for all).
                 for src in (0..n).step_by((n as usize / 16).max(1)) {
                     for dst in 0..n {
-                        let pkt = PacketInfo {
-                            src_host: src,
-                            dst_host: dst,
-                            src_switch: src,
-                            dst_switch: dst,
-                            flits: 1,
-                        };
-                        let mut state = RouteState::default();
-                        plain.at_source(Source {
-                            now: 0,
-                            pkt: &pkt,
-                            state: &mut state,
-                            rng: &mut rng,
-                        });
+                        let (pkt, state) = at_source_of(&mut plain, src, dst, &mut rng);
                         // Every switch, on the packet's path or not.
                         for at in 0..n {
                             let mut answers = [Candidates::default(); 2];

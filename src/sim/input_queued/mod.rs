@@ -56,7 +56,7 @@ use super::timewheel::TimeWheel;
 use crate::routing::{BufferView, Candidate, Candidates, Selection};
 use crate::topology::{ChannelKind, Endpoint, Network, PortId};
 use std::sync::Arc;
-use unchecked::{Family, Owned, at_mut, prefetch_at};
+use unchecked::{Family, Owned, at, at_mut, prefetch_at};
 
 /// How many events ahead the arrival and credit loops prefetch the records
 /// an event will touch ([`super::prefetch`]).
@@ -949,9 +949,75 @@ impl InputQueued {
     #[inline(never)]
     fn inject(&mut self, now: u64, ep: &mut Endpoints, lookahead: bool) {
         debug_assert_eq!(ep.ready_words(), self.sending_bits.len());
+        // (Cycles on two threads look ahead whatever the packets' length.)
+        if lookahead && looks_ahead(self.packet_flits) {
+            self.inject_one_flit(now, ep);
+            return;
+        }
         for k in 0..self.sending_bits.len() {
             for h in ones(ep.ready_hosts(k) | self.sending_bits[k], k * 64) {
                 self.inject_at(now, h, ep, lookahead);
+            }
+        }
+    }
+
+    /// [`InputQueued::inject`] with lookahead: the fast router (wormhole,
+    /// no acknowledgement class, one credit to start a packet) with every
+    /// answer from a table and one-flit packets, so that no host is ever
+    /// part-way through a packet. The hosts are visited as `inject_at`
+    /// visits them and do what it does, in the same order: a host with
+    /// nothing queued leaves the ready set, one with no credit on any VC
+    /// waits, the others send their front packet on the first VC with a
+    /// credit from their round-robin pointer on, its head carrying its
+    /// answer at the host's switch.
+    #[inline(always)]
+    fn inject_one_flit(&mut self, now: u64, ep: &mut Endpoints) {
+        debug_assert!(looks_ahead(self.packet_flits) && self.fast_router(ep));
+        let v = self.v;
+        let first = self.net.injection_channel(0) as usize;
+        let arrive_at = now + self.link_latency + self.switch_delay;
+        for k in 0..self.sending_bits.len() {
+            debug_assert_eq!(self.sending_bits[k], 0);
+            for h in ones(ep.ready_hosts(k), k * 64) {
+                debug_assert!(self.sending[h].is_none());
+                if !ep.has_queued(h) {
+                    ep.host_idle(h);
+                    continue;
+                }
+                // (Every index below is in range by construction: `h` is
+                // a host, `c` its injection channel, `vc` below `v`.)
+                let c = first + h;
+                let start = (*at(&self.host_rr[..], h) as usize).min(v - 1);
+                let mut vc = start;
+                while at(&self.ovc[..], c * v + vc).credits < 1 {
+                    vc = if vc + 1 == v { 0 } else { vc + 1 };
+                    if vc == start {
+                        break;
+                    }
+                }
+                if at(&self.ovc[..], c * v + vc).credits < 1 {
+                    continue;
+                }
+                let at_switch = at(&self.inch[..], c).switch;
+                let Some((id, answer)) = ep.start_one_flit(h, now, at_switch, v as u8) else {
+                    continue;
+                };
+                *at_mut(&mut self.host_rr[..], h) = if vc + 1 == v { 0 } else { vc as u8 + 1 };
+                at_mut(&mut self.ovc[..], c * v + vc).credits -= 1;
+                let wheel = match self.block_of.get(c) {
+                    Some(&b) if b != NONE => &mut self.block_wheels[b as usize],
+                    _ => &mut self.switch_wheel,
+                };
+                wheel.schedule(
+                    arrive_at,
+                    FlitEvent {
+                        ch: c as u32,
+                        vc: vc as u8,
+                        flit: Flit::new(id, HEAD | TAIL),
+                        ahead: Ahead::of(answer),
+                    },
+                );
+                self.in_network += 1;
             }
         }
     }
