@@ -40,6 +40,7 @@ mod trust_invariants;
 mod trust_roundtrip;
 mod ui;
 mod ui_fattree;
+mod ui_live_swaps;
 mod ui_oblivious;
 mod ui_presenter;
 mod ui_stage;

@@ -238,8 +238,8 @@ fn the_latency_and_success_plots_span_the_same_slices() {
         .and_then(|d| {
             d.windows()
                 .iter()
-                .filter(|w| w[1].is_finite())
-                .map(|w| w[0])
+                .filter(|w| w.rate.is_finite())
+                .map(|w| w.end as f64)
                 .reduce(f64::max)
         })
         .expect("judged success windows");

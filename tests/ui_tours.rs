@@ -244,6 +244,16 @@ fn the_first_tour_shows_what_it_says() {
             r.markers.iter().any(|m| m.1 == *at && m.2 == "rlb"),
             "{r:?}"
         );
+        // Something to see: the curves fill their plot (the swap's label
+        // once stretched the y axis a margin a frame, and this step's
+        // picture showed two lines flat on zero).
+        assert!(
+            r.drawn_max > 0.0 && r.y_range[1] <= 1.5 * r.drawn_max,
+            "{}: y to {} for data up to {}",
+            r.id,
+            r.y_range[1],
+            r.drawn_max
+        );
     }
     next(&mut h); // to step 6: compare
     until_ready(&mut h);

@@ -197,11 +197,52 @@ impl RoutelabApp {
                     )),
                     Err(e) => {
                         let vcs = self.session.scenario.vcs;
-                        let net = self.session.sim.network();
-                        match oblivious::vc_hint(&spec, net, vcs) {
-                            Some(hint) => self.error(format!("Swap refused: {hint}")),
-                            None => self.error(format!("Swap refused: {e}")),
+                        let net = self.session.sim.network().clone();
+                        let text = match oblivious::vc_hint(&spec, &net, vcs) {
+                            Some(hint) => format!("Swap refused: {hint}"),
+                            None => format!("Swap refused: {e}"),
+                        };
+                        // The way out, when a scenario change is one.
+                        let run_routing = if on_compare {
+                            self.session.compare_routing.clone()
+                        } else {
+                            Some(self.session.scenario.routing.clone())
+                        };
+                        let cure = run_routing
+                            .and_then(|r| swap_cure::cure(&self.session.scenario, &net, &spec, &r));
+                        match cure {
+                            Some(c) => self.error_with(
+                                text,
+                                c.label(),
+                                AppCommand::RestartAndSwap {
+                                    cure: Box::new(c),
+                                    on_compare,
+                                },
+                            ),
+                            None => self.error(text),
                         }
+                    }
+                }
+            }
+            AppCommand::RestartAndSwap { cure, on_compare } => {
+                let before = self.session.scenario.clone();
+                let what = format!("The scenario with {}", cure.changes.join(" and "));
+                if self.apply_scenario(cure.scenario.clone(), &what) {
+                    self.session.replaced = Some(before);
+                    match self.session.swap_routing(&cure.spec, on_compare) {
+                        Ok(()) => {
+                            if !on_compare {
+                                self.settings.swap_routing = self.session.sim.routing_name();
+                            }
+                            self.info(format!(
+                                "Restarted at cycle 0 with {} and swapped {} to {}; \
+                                 Revert in the Scenario panel puts the scenario before back",
+                                cure.changes.join(" and "),
+                                if on_compare { "run B" } else { "the balancer" },
+                                cure.spec
+                            ));
+                        }
+                        Err(e) => self.error(format!("Restarted, but the swap was refused: {e}")),
                     }
                 }
             }
@@ -349,6 +390,7 @@ impl RoutelabApp {
             if let Some(Message {
                 is_error: true,
                 text,
+                ..
             }) = &self.message
             {
                 eprintln!("error: {text}");
@@ -361,10 +403,10 @@ impl RoutelabApp {
     /// for have run, take a PNG of the whole window.
     #[cfg(not(target_arch = "wasm32"))]
     pub(super) fn auto_screenshot_frame(&mut self, ctx: &egui::Context) {
-        let Some((path, after, asked)) = &mut self.auto_screenshot else {
+        let Some(shot) = &mut self.auto_screenshot else {
             return;
         };
-        let due = self.session.sim.measure().warmup.saturating_add(*after);
+        let due = self.session.sim.measure().warmup.saturating_add(shot.after);
         // Stop exactly there (playing flat out would overshoot by frames).
         if self.playback.playing && self.playback.run_until.is_none() && self.session.now() < due {
             self.playback.run_until = Some(due);
@@ -383,11 +425,20 @@ impl RoutelabApp {
             ctx.request_repaint();
         }
         let ready = ready && settled;
-        if *asked || !ready {
+        if shot.asked || !ready {
             return;
         }
-        *asked = true;
-        self.png_path = Some(path.clone());
+        shot.asked = true;
+        let png = shot.png.clone();
+        // The curves as this frame drew them: nothing runs between the
+        // drawing and the screenshot it takes.
+        if let Some(csv_path) = shot.curves_csv.clone() {
+            match export::save_to(&csv_path, self.curves_csv().as_bytes()) {
+                Ok(_) => {}
+                Err(e) => eprintln!("error: {e}"),
+            }
+        }
+        self.png_path = Some(png);
         self.whole_window_png = true;
         self.push(AppCommand::ExportPng);
     }

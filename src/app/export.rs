@@ -5,33 +5,10 @@
 
 use crate::sim::Simulation;
 
-/// The live curves of every run as CSV, one row per window.
+/// The live curves of every run as CSV, one row per window: exactly what
+/// the plots draw ([`super::live_series::csv`]).
 pub fn curves_csv(sims: &[(&str, &Simulation)]) -> String {
-    let mut s = String::from(
-        "run,routing,cycle,accepted_flits_per_host_cycle,offered_flits_per_host_cycle,avg_latency_cycles,in_flight_packets,queued_packets\n",
-    );
-    for (run, sim) in sims {
-        let swaps = sim.swaps();
-        for w in sim.stats().windows() {
-            let routing = swaps
-                .iter()
-                .rev()
-                .find(|(c, _)| *c < w.cycle)
-                .or(swaps.first())
-                .map(|(_, r)| r.as_str())
-                .unwrap_or("");
-            s.push_str(&format!(
-                "{run},{routing},{},{},{},{},{},{}\n",
-                w.cycle,
-                w.accepted,
-                w.offered,
-                w.avg_latency,
-                w.in_flight_packets,
-                w.queued_packets
-            ));
-        }
-    }
-    s
+    super::live_series::csv(sims)
 }
 
 /// Encode RGBA pixels as PNG.
@@ -94,7 +71,10 @@ mod tests {
         assert_eq!(csv.lines().count(), 1 + sim.stats().windows().len());
         let first = csv.lines().nth(1).unwrap();
         let routing = sim.routing_name();
-        assert!(first.starts_with(&format!("A,{routing},100,")), "{first}");
+        assert!(
+            first.starts_with(&format!("A,{routing},0,100,100,false,")),
+            "{first}"
+        );
         let png = png_bytes(2, 1, &[255, 0, 0, 255, 0, 0, 255, 255]).unwrap();
         assert_eq!(&png[1..4], b"PNG");
     }

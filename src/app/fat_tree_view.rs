@@ -629,7 +629,7 @@ pub fn switch_details_ui(ui: &mut egui::Ui, sim: &Simulation, s: SwitchId) {
 /// switch its latencies, queueing, parameters, fill and limit; for a
 /// channel its metrics and the messages it carried.
 pub fn details_ui(ui: &mut egui::Ui, sim: &Simulation, selected: Selected) {
-    use super::network_view::Metric;
+    use super::colouring::Metric;
     let net = sim.network();
     match selected {
         Selected::Switch(s) if (s as usize) < net.num_switches() => {

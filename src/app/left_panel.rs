@@ -40,6 +40,7 @@ impl RoutelabApp {
                             ui,
                             &mut self.draft,
                             &self.session.scenario,
+                            self.session.replaced.as_ref(),
                             &mut self.commands,
                             self.settings.theme.error(),
                         );

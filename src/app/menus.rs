@@ -28,6 +28,17 @@ impl RoutelabApp {
                     if ui.small_button("Close").on_hover_text("Dismiss").clicked() {
                         self.message = None;
                     }
+                    // The way out a refusal offers, before the text so
+                    // that a long message cannot push it off the window.
+                    if let Some((label, command)) = &m.action
+                        && ui
+                            .button(egui::RichText::new(label).strong())
+                            .on_hover_text("Do what the message says, in one click")
+                            .clicked()
+                    {
+                        self.message = None;
+                        self.commands.push(command.clone());
+                    }
                     ui.add(egui::Label::new(egui::RichText::new(&m.text).color(color)).wrap());
                 });
             }

@@ -32,6 +32,7 @@ pub mod file_dialog;
 pub mod fitted_text;
 pub mod latency_surface;
 mod left_panel;
+pub mod live_series;
 mod menus;
 pub mod network_view;
 pub mod oblivious;
@@ -49,6 +50,7 @@ pub mod side_panel;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod startup;
 mod status_bar;
+pub mod swap_cure;
 pub mod swap_order;
 pub mod sweep;
 pub mod sweep_runner;
@@ -108,6 +110,12 @@ pub enum AppCommand {
     /// Start recording a demo, or stop and save it (`demo.json` beside
     /// the scenario file; downloaded on the web).
     RecordDemo,
+    /// A refused swap's way out: restart with the scenario the routing
+    /// needs and swap at cycle 0 ([`swap_cure`]); `on_compare` swaps run B.
+    RestartAndSwap {
+        cure: Box<swap_cure::Cure>,
+        on_compare: bool,
+    },
 }
 
 /// What the app remembers between runs.
@@ -153,6 +161,9 @@ impl Default for Settings {
 pub struct Message {
     pub is_error: bool,
     pub text: String,
+    /// A button beside the text that does what it proposes (its label and
+    /// command).
+    pub action: Option<(String, AppCommand)>,
 }
 
 type ScreenshotSlot = Arc<Mutex<Option<Arc<egui::ColorImage>>>>;
@@ -196,7 +207,7 @@ pub struct RoutelabApp {
     /// `routelab app --screenshot`: the PNG to save of the whole window,
     /// the cycles to measure first, and whether it was asked for.
     #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) auto_screenshot: Option<(std::path::PathBuf, u64, bool)>,
+    pub(crate) auto_screenshot: Option<startup::AutoScreenshot>,
     /// The next PNG export takes the whole window, not the view.
     whole_window_png: bool,
     /// Milliseconds the last frame spent in the app (eframe's measure).
@@ -268,6 +279,7 @@ impl RoutelabApp {
                 message = Some(Message {
                     is_error: true,
                     text: format!("The saved scenario does not build, using the default: {e}"),
+                    action: None,
                 });
                 Session::new(Settings::default().scenario).unwrap_or_else(|_| {
                     Session::new(Scenario::default()).expect("the default scenario builds")
@@ -281,6 +293,7 @@ impl RoutelabApp {
             message = Some(Message {
                 is_error: true,
                 text: format!("Some preset files were skipped: {}", problems.join("; ")),
+                action: None,
             });
         }
         let playback = Playback {
@@ -391,6 +404,16 @@ impl RoutelabApp {
         self.message = Some(Message {
             is_error: true,
             text: text.into(),
+            action: None,
+        });
+    }
+
+    /// An error with a button that offers the way out.
+    fn error_with(&mut self, text: impl Into<String>, label: String, action: AppCommand) {
+        self.message = Some(Message {
+            is_error: true,
+            text: text.into(),
+            action: Some((label, action)),
         });
     }
 
@@ -398,6 +421,7 @@ impl RoutelabApp {
         self.message = Some(Message {
             is_error: false,
             text: text.into(),
+            action: None,
         });
     }
 

@@ -1,11 +1,12 @@
 //! Live curves (latency and accepted throughput over time, swaps marked) and
 //! sweep curves (against offered load).
 
+use super::live_series::{self, CurveRow};
 use super::plot_axes::{AlignedYAxes, plot, plot_title};
 use super::sweep::SweepPoint;
 use super::theme::Theme;
 use crate::sim::Simulation;
-use egui_plot::{HoverPosition, Line, LineStyle, PlotPoint, PlotPoints, Points, Text, VLine};
+use egui_plot::{HoverPosition, Line, LineStyle, MarkerShape, PlotPoints, Points, VLine};
 
 /// What a plot drew, for the tests that check the screen tells the story
 /// (where the data is, where the legend is, where the swaps are marked).
@@ -19,32 +20,21 @@ pub struct PlotReport {
     pub rect: egui::Rect,
     /// The x range shown.
     pub x_range: [f64; 2],
+    /// The y range shown.
+    pub y_range: [f64; 2],
+    /// The largest value the plot draws (0 with none): the y range is set
+    /// by it.
+    pub drawn_max: f64,
     /// The legend's entries and where they are on screen.
     pub legend: Vec<(String, egui::Rect)>,
     /// Swap markers: run index, cycle, routing swapped to.
     pub markers: Vec<(usize, u64, String)>,
 }
 
-/// One run's routing over time: (from cycle, routing).
-fn segments(sim: &Simulation) -> &[(u64, String)] {
-    sim.swaps()
-}
-
-/// The routing run `sim` ran at `cycle`.
-fn routing_at(sim: &Simulation, cycle: f64) -> String {
-    segments(sim)
-        .iter()
-        .rev()
-        .find(|(c, _)| (*c as f64) <= cycle)
-        .or(segments(sim).first())
-        .map(|(_, r)| r.clone())
-        .unwrap_or_else(|| sim.routing_name())
-}
-
 /// A run's legend entry: its name and the routing it ran, first to last
 /// (one entry, however many swaps).
 pub fn run_label(run: &str, sim: &Simulation) -> String {
-    let seg = segments(sim);
+    let seg = sim.swaps();
     match seg {
         [] => format!("{run}: {}", sim.routing_name()),
         [(_, only)] => format!("{run}: {only}"),
@@ -112,17 +102,24 @@ pub fn legend_row(
 /// Latency and throughput over time for each run (`(name, sim)`, name
 /// `A` or `B`); for time-slice runs, latency and success rate.
 ///
-/// Each run is one series per plot whatever was swapped; a swap is a
-/// vertical marker on every plot at its cycle, labelled with the routing
-/// swapped to, and hovering a curve names the routing that ran then. The
-/// legend names runs (and the offered load) in a row above the plots, so
-/// it never covers data and never grows with swaps.
+/// The points are the rows of [`live_series::rows`], one per measurement
+/// window, at the window's end; a window a swap cut short is drawn with a
+/// ring on its point, and a window in which nothing was delivered has no
+/// latency point. Each run is one series per plot whatever was swapped; a
+/// swap is a vertical marker on every plot at its cycle, labelled with the
+/// routing swapped to, and hovering a curve names the routing that ran
+/// then. The legend names runs (and the offered load) in a row above the
+/// plots, so it never covers data and never grows with swaps. Each plot's
+/// y range is set by the values it draws (and 0; 0 to 100 % for success):
+/// the swap labels are painted on the screen, not placed in the plot, so
+/// they never stretch its bounds.
 pub fn live_curves_ui(
     ui: &mut egui::Ui,
     runs: &[(&str, &Simulation)],
     theme: Theme,
 ) -> Vec<PlotReport> {
-    if runs.iter().all(|(_, s)| s.stats().windows().is_empty()) {
+    let rows = live_series::rows(runs);
+    if rows.is_empty() {
         // Nothing measured yet: say what to do rather than draw empty axes.
         AlignedYAxes::forget(ui, "live");
         ui.add_space(24.0);
@@ -163,31 +160,31 @@ pub fn live_curves_ui(
         ));
     }
     let legend = legend_row(ui, &entries);
-    type Value = fn(&crate::sim::WindowSample) -> f64;
+    type Value = fn(&CurveRow) -> Option<f64>;
     let plots: [(&str, &str, &str, &str, Value); 2] = if slices {
         [
-            ("Average latency", "slice_latency", "slice", "slices", |w| {
-                w.avg_latency
+            ("Average latency", "slice_latency", "slice", "slices", |r| {
+                r.latency
             }),
             (
                 "Success rate of the requests begun in each window",
                 "slice_success",
                 "begin slice",
                 "%",
-                |w| w.avg_latency,
+                |r| r.success_rate.map(|s| 100.0 * s),
             ),
         ]
     } else {
         [
-            ("Average latency", "latency", "cycle", "cycles", |w| {
-                w.avg_latency
+            ("Average latency", "latency", "cycle", "cycles", |r| {
+                r.latency
             }),
             (
                 "Accepted throughput",
                 "accepted",
                 "cycle",
                 "flits/host/cycle",
-                |w| w.accepted,
+                |r| Some(r.accepted),
             ),
         ]
     };
@@ -197,7 +194,7 @@ pub fn live_curves_ui(
     // moment reads at one x on both. (The time-slice success plot's last
     // windows are still being judged, and would otherwise end its axis
     // earlier than the latency plot's.)
-    let span = shared_x_span(runs);
+    let span = shared_x_span(&rows);
     let mut axes = AlignedYAxes::load(ui, "live");
     let mut reports = Vec::new();
     for (title, id, x_unit, y_unit, value) in plots {
@@ -219,44 +216,42 @@ pub fn live_curves_ui(
         }
         p = axes.apply(p);
         let left = ui.cursor().left();
+        let mut drawn_max = 0.0f64;
         let r = p.show(ui, |plot| {
-            let top = plot.plot_bounds().max()[1];
             for (i, (name, sim)) in runs.iter().enumerate() {
                 let color = theme.series(i);
-                let pts: PlotPoints = if success {
-                    sim.deadlines()
-                        .map(|d| {
-                            d.windows()
-                                .iter()
-                                .filter(|w| w[1].is_finite())
-                                .map(|w| [w[0], 100.0 * w[1]])
-                                .collect()
-                        })
-                        .unwrap_or_default()
-                } else {
-                    sim.stats()
-                        .windows()
-                        .iter()
-                        .map(|w| [w.cycle as f64, value(w)])
-                        .collect()
-                };
+                let mine = || rows.iter().filter(|r| r.run == *name);
+                let pts: Vec<[f64; 2]> = mine()
+                    .filter_map(|r| value(r).map(|v| [r.window_end as f64, v]))
+                    .collect();
+                let partial: Vec<[f64; 2]> = mine()
+                    .filter(|r| r.partial)
+                    .filter_map(|r| value(r).map(|v| [r.window_end as f64, v]))
+                    .collect();
+                drawn_max = pts.iter().map(|p| p[1]).fold(drawn_max, f64::max);
                 // Run B dashed and drawn thinner on top, so A shows
                 // through where the two coincide.
-                let line = Line::new(name.to_string(), pts).color(color);
+                let line = Line::new(name.to_string(), PlotPoints::from(pts)).color(color);
                 plot.line(if i == 0 {
                     line.width(2.5)
                 } else {
                     line.width(1.5).style(LineStyle::dashed_loose())
                 });
+                if !partial.is_empty() {
+                    plot.points(
+                        Points::new(format!("{name}: partial window"), PlotPoints::from(partial))
+                            .shape(MarkerShape::Circle)
+                            .filled(false)
+                            .radius(3.5)
+                            .color(color),
+                    );
+                }
                 if id == "accepted" && i == 0 {
-                    let offered: PlotPoints = sim
-                        .stats()
-                        .windows()
-                        .iter()
-                        .map(|w| [w.cycle as f64, w.offered])
-                        .collect();
+                    let offered: Vec<[f64; 2]> =
+                        mine().map(|r| [r.window_end as f64, r.offered]).collect();
+                    drawn_max = offered.iter().map(|p| p[1]).fold(drawn_max, f64::max);
                     plot.line(
-                        Line::new("offered load (A)", offered)
+                        Line::new("offered load (A)", PlotPoints::from(offered))
                             .color(color.gamma_multiply(0.45))
                             .style(LineStyle::dashed_dense()),
                     );
@@ -268,26 +263,37 @@ pub fn live_curves_ui(
                             .width(1.5)
                             .style(LineStyle::dashed_dense()),
                     );
-                    plot.text(
-                        Text::new(
-                            format!("{name} swap"),
-                            PlotPoint::new(*cycle as f64, top),
-                            egui::RichText::new(format!(" {routing}")).small().strong(),
-                        )
-                        .color(color)
-                        .anchor(egui::Align2::LEFT_TOP),
-                    );
                     markers.push((i, *cycle, routing.clone()));
                 }
             }
         });
-        axes.record(left, *r.transform.frame());
+        // The swap markers' labels, at the top of the data area: painted
+        // on the screen, outside the plot's items, so that they do not
+        // count in its bounds (as plot items at the top of the bounds they
+        // raised the top by the margin every frame, and after a few hundred
+        // frames the curves lay flat on zero under an axis to 500 000).
+        let frame = *r.transform.frame();
+        let painter = ui.painter().with_clip_rect(frame);
+        let font = egui::TextStyle::Small.resolve(ui.style());
+        for (i, cycle, routing) in &markers {
+            let x = r.transform.position_from_point_x(*cycle as f64);
+            painter.text(
+                egui::pos2(x + 2.0, frame.top() + 2.0),
+                egui::Align2::LEFT_TOP,
+                routing,
+                font.clone(),
+                theme.series(*i),
+            );
+        }
+        axes.record(left, frame);
         let b = r.transform.bounds();
         reports.push(PlotReport {
             id: id.to_string(),
-            data_rect: *r.transform.frame(),
+            data_rect: frame,
             rect: r.response.rect,
             x_range: [b.min()[0], b.max()[0]],
+            y_range: [b.min()[1], b.max()[1]],
+            drawn_max,
             legend: legend.clone(),
             markers,
         });
@@ -297,21 +303,14 @@ pub fn live_curves_ui(
 }
 
 /// The x span of every run's live data, both plots together: the
-/// measurement windows' cycles (or slices) and, for time-slice runs, the
-/// success windows' begin slices. `None` with no data.
-fn shared_x_span(runs: &[(&str, &Simulation)]) -> Option<[f64; 2]> {
-    let xs = runs.iter().flat_map(|(_, sim)| {
-        let windows = sim.stats().windows().iter().map(|w| w.cycle as f64);
-        let success = sim
-            .deadlines()
-            .map(|d| d.windows().iter().map(|w| w[0]).collect::<Vec<_>>())
-            .unwrap_or_default();
-        windows.chain(success)
-    });
-    xs.fold(None, |span, x| match span {
-        None => Some([x, x]),
-        Some([lo, hi]) => Some([lo.min(x), hi.max(x)]),
-    })
+/// windows' ends (cycles or slices). `None` with no data.
+fn shared_x_span(rows: &[CurveRow]) -> Option<[f64; 2]> {
+    rows.iter()
+        .map(|r| r.window_end as f64)
+        .fold(None, |span, x| match span {
+            None => Some([x, x]),
+            Some([lo, hi]) => Some([lo.min(x), hi.max(x)]),
+        })
 }
 
 /// The hover text of a live plot: the run, the routing it ran at that
@@ -332,11 +331,28 @@ fn hover_label(
             let run = runs.iter().find(|(name, _)| {
                 *plot_name == *name || plot_name.starts_with(&format!("{name}:"))
             });
-            let routing = run.map(|(_, sim)| routing_at(sim, position.x));
+            // A point is its window's end: the routing that ran in the
+            // window is the one of its last cycle.
+            let end = position.x.max(0.0).round() as u64;
+            let routing = run.map(|(_, sim)| live_series::routing_from(sim, end.saturating_sub(1)));
+            let partial = run
+                .and_then(|(_, sim)| {
+                    let full = sim.measure().window_cycles;
+                    sim.stats()
+                        .windows()
+                        .iter()
+                        .find(|w| w.cycle == end && w.cycles() < full)
+                        .map(|w| {
+                            format!("\npartial window: {} {x_unit}s (cut by a swap)", w.cycles())
+                        })
+                })
+                .unwrap_or_default();
             Some(match routing {
                 Some(r) if !plot_name.contains("swap") => format!(
-                    "run {plot_name} · {r}\n{x_unit} {:.0}\n{:.3} {y_unit}",
-                    position.x, position.y
+                    "run {} · {r}\n{x_unit} {:.0}\n{:.3} {y_unit}{partial}",
+                    plot_name.trim_end_matches(": partial window"),
+                    position.x,
+                    position.y
                 ),
                 _ => format!("{plot_name}\n{x_unit} {:.0}", position.x),
             })
@@ -417,6 +433,12 @@ pub fn sweep_curves_ui(ui: &mut egui::Ui, points: &[SweepPoint], theme: Theme) -
             data_rect: *r.transform.frame(),
             rect: r.response.rect,
             x_range: [b.min()[0], b.max()[0]],
+            y_range: [b.min()[1], b.max()[1]],
+            drawn_max: points
+                .iter()
+                .map(f)
+                .filter(|v| v.is_finite())
+                .fold(0.0, f64::max),
             legend: legend.clone(),
             markers: Vec::new(),
         });

@@ -132,11 +132,13 @@ pub fn spec_field<S: AsRef<str>>(
     });
 }
 
-/// The scenario editor. `applied` is the running scenario.
+/// The scenario editor. `applied` is the running scenario, `replaced`
+/// the one a refused swap's cure replaced (Revert puts it back).
 pub fn scenario_ui(
     ui: &mut egui::Ui,
     draft: &mut Scenario,
     applied: &Scenario,
+    replaced: Option<&Scenario>,
     commands: &mut Vec<AppCommand>,
     error_color: egui::Color32,
 ) {
@@ -370,12 +372,21 @@ pub fn scenario_ui(
         {
             commands.push(AppCommand::Apply(Box::new(draft.clone())));
         }
+        let hover = match replaced {
+            Some(_) if !changed => {
+                "Back to the scenario before the restart that took the swap (cycle 0)"
+            }
+            _ => "Back to the running scenario's parameters",
+        };
         if ui
-            .add_enabled(changed, egui::Button::new("Revert"))
-            .on_hover_text("Back to the running scenario's parameters")
+            .add_enabled(changed || replaced.is_some(), egui::Button::new("Revert"))
+            .on_hover_text(hover)
             .clicked()
         {
-            *draft = applied.clone();
+            match replaced {
+                Some(r) if !changed => commands.push(AppCommand::Apply(Box::new(r.clone()))),
+                _ => *draft = applied.clone(),
+            }
         }
     });
 }

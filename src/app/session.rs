@@ -27,6 +27,10 @@ pub struct Session {
     /// Routing spec of B.
     pub compare_routing: Option<String>,
     rate: CycleRate,
+    /// The scenario that a refused swap's cure ("Restart with 8 VCs and
+    /// swap", [`super::swap_cure`]) replaced: the scenario panel's Revert
+    /// puts it back.
+    pub replaced: Option<Scenario>,
     /// Steps B beside A when comparing (desktop; `None` when the system
     /// would not start a thread: the runs then step one after the other).
     #[cfg(not(target_arch = "wasm32"))]
@@ -80,6 +84,7 @@ impl Session {
             compare: None,
             compare_routing: None,
             rate: CycleRate::default(),
+            replaced: None,
             #[cfg(not(target_arch = "wasm32"))]
             beside: None,
         })

@@ -53,12 +53,31 @@ impl RoutelabApp {
             self.presenter.on = true;
         }
         if let Some((path, after)) = startup.screenshot {
-            self.auto_screenshot = Some((path, after, false));
+            self.auto_screenshot = Some(AutoScreenshot {
+                png: path,
+                after,
+                asked: false,
+                curves_csv: startup.curves_csv,
+            });
             // Run to it at once: the warm-up flat out, then fast.
             self.playback.speed = super::playback::Speed::AsFastAsPossible;
             self.push(AppCommand::Playback(PlaybackCommand::Play));
         }
     }
+}
+
+/// `routelab app --screenshot PNG [--curves-csv CSV]`: what to save and
+/// when.
+#[derive(Clone, Debug)]
+pub struct AutoScreenshot {
+    /// The PNG of the whole window.
+    pub png: std::path::PathBuf,
+    /// The cycles to measure past the warm-up first.
+    pub after: u64,
+    /// The screenshot has been asked for.
+    pub asked: bool,
+    /// The live curves' rows, written in the frame the screenshot shows.
+    pub curves_csv: Option<std::path::PathBuf>,
 }
 
 /// A tour file, checked as the built-in tours are.

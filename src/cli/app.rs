@@ -35,6 +35,11 @@ pub struct AppArgs {
         requires = "screenshot"
     )]
     pub screenshot_after: u64,
+    /// With `--screenshot`: also write what the two live plots draw, when
+    /// the screenshot is taken, to this CSV file (the table of File →
+    /// Export curves as CSV: one row per plotted window and run).
+    #[arg(long, value_name = "CSV", requires = "screenshot")]
+    pub curves_csv: Option<PathBuf>,
 }
 
 /// `WxH`, each from 320 to 7680.
@@ -69,6 +74,8 @@ pub struct Startup {
     pub window: Option<(u32, u32)>,
     /// A PNG of the window to save, and the cycles to measure first.
     pub screenshot: Option<(PathBuf, u64)>,
+    /// The live curves' CSV to write with the screenshot.
+    pub curves_csv: Option<PathBuf>,
 }
 
 impl AppArgs {
@@ -91,12 +98,16 @@ impl AppArgs {
         if let Some(path) = &self.screenshot {
             super::check_output("--screenshot", path)?;
         }
+        if let Some(path) = &self.curves_csv {
+            super::check_output("--curves-csv", path)?;
+        }
         Ok(Startup {
             file,
             play: self.play,
             presenter: self.presenter,
             window: self.window,
             screenshot: self.screenshot.clone().map(|p| (p, self.screenshot_after)),
+            curves_csv: self.curves_csv.clone(),
         })
     }
 }
@@ -141,6 +152,7 @@ mod tests {
             window: None,
             screenshot: Some(path.into()),
             screenshot_after: 10,
+            curves_csv: None,
         }
     }
 

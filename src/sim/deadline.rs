@@ -13,6 +13,17 @@
 
 use std::collections::VecDeque;
 
+/// The success rate of the requests begun in the slices `start..end`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SuccessWindow {
+    /// First begin slice of the window.
+    pub start: u64,
+    /// One past the last begin slice.
+    pub end: u64,
+    /// Succeeded over begun; NaN when none began.
+    pub rate: f64,
+}
+
 /// Success accounting by begin slice.
 #[derive(Clone, Debug)]
 pub struct Deadlines {
@@ -35,7 +46,11 @@ pub struct Deadlines {
     /// Current window of closed begin slices.
     win_begun: u64,
     win_succeeded: u64,
-    windows: Vec<[f64; 2]>,
+    /// The first begin slice of the current window.
+    win_start: u64,
+    /// Begin slices before which a window ends early (swaps), ascending.
+    splits: VecDeque<u64>,
+    windows: Vec<SuccessWindow>,
 }
 
 /// Most success windows kept (older ones are dropped in halves).
@@ -60,6 +75,8 @@ impl Deadlines {
             total_rejected: 0,
             win_begun: 0,
             win_succeeded: 0,
+            win_start: 0,
+            splits: VecDeque::new(),
             windows: Vec::new(),
         }
     }
@@ -125,7 +142,14 @@ impl Deadlines {
             }
             self.win_begun += b as u64;
             self.win_succeeded += s as u64;
-            if (g + 1).is_multiple_of(self.window) {
+            while self.splits.front().is_some_and(|&s| s < g + 1) {
+                self.splits.pop_front();
+            }
+            let split = self.splits.front() == Some(&(g + 1));
+            if (g + 1).is_multiple_of(self.window) || split {
+                if split {
+                    self.splits.pop_front();
+                }
                 if self.windows.len() >= MAX_WINDOWS {
                     self.windows.drain(..MAX_WINDOWS / 2);
                 }
@@ -134,10 +158,24 @@ impl Deadlines {
                 } else {
                     f64::NAN
                 };
-                self.windows.push([(g + 1) as f64, rate]);
+                self.windows.push(SuccessWindow {
+                    start: self.win_start,
+                    end: g + 1,
+                    rate,
+                });
+                self.win_start = g + 1;
                 self.win_begun = 0;
                 self.win_succeeded = 0;
             }
+        }
+    }
+
+    /// End the current window of begin slices before slice `g` (a routing
+    /// swap at slice `g`: the requests begun from `g` on are the new
+    /// routing's), as well as at the multiples of the window.
+    pub(crate) fn split_before(&mut self, g: u64) {
+        if g > self.win_start && self.splits.back().is_none_or(|&s| s < g) {
+            self.splits.push_back(g);
         }
     }
 
@@ -174,9 +212,9 @@ impl Deadlines {
     pub fn lifetime(&self) -> (u64, u64) {
         (self.total_begun, self.total_rejected)
     }
-    /// Success rate by windows of begin slices: (end of the window, rate;
-    /// NaN where none began), oldest first.
-    pub fn windows(&self) -> &[[f64; 2]] {
+    /// Success rate by windows of begin slices (NaN where none began),
+    /// oldest first.
+    pub fn windows(&self) -> &[SuccessWindow] {
         &self.windows
     }
 }
@@ -206,6 +244,36 @@ mod tests {
         d.delivered(1, 1);
         d.close(3);
         assert_eq!(d.success_rate(), Some(0.5));
-        assert_eq!(d.windows(), &[[2.0, 0.5]]);
+        assert_eq!(
+            d.windows(),
+            &[SuccessWindow {
+                start: 0,
+                end: 2,
+                rate: 0.5
+            }]
+        );
+    }
+
+    /// A swap at slice 2 ends the window of begin slices 0..4 early: the
+    /// requests begun before it and after it are counted apart, and the
+    /// windows then keep to the multiples of 4 again.
+    #[test]
+    fn a_swap_cuts_the_success_window() {
+        let mut d = Deadlines::new(0, 1, 4);
+        d.split_before(2);
+        d.split_before(2);
+        for g in 0..8 {
+            d.begun(g, 2);
+            if g < 2 {
+                d.delivered(g, g);
+            }
+            d.close(g);
+        }
+        let w: Vec<(u64, u64, f64)> = d
+            .windows()
+            .iter()
+            .map(|w| (w.start, w.end, w.rate))
+            .collect();
+        assert_eq!(w, vec![(0, 2, 1.0), (2, 4, 0.0), (4, 8, 0.0)]);
     }
 }

@@ -167,7 +167,12 @@ impl Simulation {
             f.int(format!("latency.bucket[{low}]"), count);
         }
         for (i, w) in st.windows().iter().enumerate() {
+            f.int(format!("window[{i}].start"), w.start);
             f.int(format!("window[{i}].cycle"), w.cycle);
+            f.int(
+                format!("window[{i}].delivered_packets"),
+                w.delivered_packets,
+            );
             f.float(format!("window[{i}].accepted"), w.accepted);
             f.float(format!("window[{i}].offered"), w.offered);
             f.float(format!("window[{i}].avg_latency"), w.avg_latency);

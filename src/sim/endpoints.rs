@@ -244,6 +244,14 @@ impl Endpoints {
         }
     }
 
+    /// End the current success window of begin slices before slice `g`
+    /// (a routing swap), when the run keeps them.
+    pub(crate) fn split_success_windows(&mut self, g: u64) {
+        if let Some(d) = &mut self.deadlines {
+            d.split_before(g);
+        }
+    }
+
     /// Keep request success with admission and deadline limits (switch
     /// models that decide per time slice).
     pub(crate) fn enable_deadlines(&mut self, d: Deadlines) {

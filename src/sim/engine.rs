@@ -119,6 +119,13 @@ impl Simulation {
         vcs.saturating_sub(Acks::class_size(net, spec.acknowledgement()))
     }
 
+    /// The virtual channels a run on `net` needs for `spec`: its classes
+    /// and, when it asks for acknowledgement packets, their class.
+    pub fn vcs_needed(spec: &RoutingSpec, net: &Network) -> u8 {
+        let acks = Acks::class_size(net, spec.acknowledgement());
+        spec.min_vcs(net).max(1).saturating_add(acks)
+    }
+
     /// Build `spec` for a run on `net` with `vcs` virtual channels, leaving
     /// room for its acknowledgement class; too few VCs is an error naming
     /// the minimum.
@@ -207,11 +214,30 @@ impl Simulation {
         })
     }
 
+    /// Close the running window early, at a swap: the statistics' window
+    /// and the success windows of begin slices end at this cycle (the
+    /// switch model's own history keeps its regular windows).
+    fn cut_window(&mut self) {
+        self.ep.split_success_windows(self.now);
+        self.close_stats_window();
+    }
+
+    /// Close the current running window at `now`, a multiple of
+    /// `window_cycles`, and start the next.
     fn close_window(&mut self) {
-        let w = self.measure.window_cycles as f64;
+        self.close_stats_window();
+        self.model.close_window(self.now);
+    }
+
+    /// Close the statistics' running window at `now` (a multiple of
+    /// `window_cycles`, or a swap) and start the next.
+    fn close_stats_window(&mut self) {
+        let start = self.ep.stats().window_start();
+        let w = self.now.saturating_sub(start).max(1) as f64;
         let hosts = self.net.num_hosts().max(1) as f64;
         let (delivered, generated, latency_sum, packets) = self.ep.stats().window_counters();
         let sample = WindowSample {
+            start,
             cycle: self.now,
             accepted: delivered as f64 / (hosts * w),
             offered: generated as f64 / (hosts * w),
@@ -220,11 +246,11 @@ impl Simulation {
             } else {
                 0.0
             },
+            delivered_packets: packets,
             in_flight_packets: self.ep.live_packets() as u64,
             queued_packets: self.ep.queued_packets(),
         };
         self.ep.stats_mut().close_window(sample);
-        self.model.close_window(self.now);
     }
 
     /// Advance `n` cycles (stops at the first error).
@@ -260,6 +286,13 @@ impl Simulation {
         routing.set_timing(timing(&self.router));
         let name = routing.name();
         self.ep.push_routing(routing)?;
+        // The running window ends here, so that each window is measured
+        // under one routing (a window cut short is marked by its length;
+        // the time-slice model's success windows are cut at the same
+        // slice).
+        if self.ep.stats().window_start() < self.now {
+            self.cut_window();
+        }
         self.swaps.push((self.now, name));
         Ok(())
     }
@@ -328,6 +361,11 @@ impl Simulation {
     }
     pub fn network(&self) -> &Arc<Network> {
         &self.net
+    }
+    /// The router's timing, as the routing sees it
+    /// ([`Timing::zero_load`] gives an idle network's latencies).
+    pub fn timing(&self) -> Timing {
+        timing(&self.router)
     }
     /// The router's parameters.
     pub fn router(&self) -> &RouterConfig {

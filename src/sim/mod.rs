@@ -43,7 +43,7 @@ mod timewheel;
 mod watchdog;
 
 pub use config::{DEFAULT_DEADLINE_SLICES, MeasureConfig, PortPriority, RouterConfig, Switching};
-pub use deadline::Deadlines;
+pub use deadline::{Deadlines, SuccessWindow};
 pub use digest::{Digest, DigestMismatch};
 pub use endpoints::{Endpoints, Next, QueuedPacket, TrafficConfig};
 pub use engine::Simulation;

@@ -14,21 +14,45 @@ use super::histogram::Histogram;
 use super::pairs::{PairSample, PairStats};
 use serde::Serialize;
 
-/// One running-window sample for live curves.
+/// One running-window sample for live curves: the cycles `start..cycle`.
+///
+/// Windows end on the multiples of the measurement's `window_cycles`, and
+/// also where the routing is swapped ([`crate::sim::Simulation::set_routing`]),
+/// so that every window was measured under one routing. A window cut by a
+/// swap is shorter than `window_cycles` ([`WindowSample::cycles`]); its rates
+/// are still per cycle of its own length.
 #[derive(Clone, Copy, Debug, Serialize, PartialEq)]
 pub struct WindowSample {
-    /// Cycle at the end of the window.
+    /// Cycle at the start of the window (the first cycle it counts).
+    pub start: u64,
+    /// Cycle at the end of the window (one past the last cycle it counts).
     pub cycle: u64,
     /// Flits delivered per host per cycle in the window.
     pub accepted: f64,
     /// Flits generated per host per cycle in the window.
     pub offered: f64,
-    /// Mean latency of packets delivered in the window (0 if none).
+    /// Mean latency of packets delivered in the window (0 if none:
+    /// [`WindowSample::latency`] says which).
     pub avg_latency: f64,
+    /// Data packets delivered in the window (whose latencies
+    /// `avg_latency` averages).
+    pub delivered_packets: u64,
     /// Packets in the network at the end of the window.
     pub in_flight_packets: u64,
     /// Packets waiting in source queues at the end of the window.
     pub queued_packets: u64,
+}
+
+impl WindowSample {
+    /// The cycles the window counts.
+    pub fn cycles(&self) -> u64 {
+        self.cycle - self.start
+    }
+    /// The window's mean packet latency, `None` when no packet was
+    /// delivered in it (a mean over no packets is not a latency of 0).
+    pub fn latency(&self) -> Option<f64> {
+        (self.delivered_packets > 0).then_some(self.avg_latency)
+    }
 }
 
 /// Per-channel counters since measurement started.
@@ -86,6 +110,8 @@ pub struct Stats {
     win_generated_flits: u64,
     win_latency_sum: u64,
     win_packets: u64,
+    /// The cycle the current window started.
+    win_start: u64,
     windows: Vec<WindowSample>,
     /// Per-pair statistics, when the run asks for them.
     pairs: Option<PairStats>,
@@ -118,6 +144,7 @@ impl Stats {
             win_generated_flits: 0,
             win_latency_sum: 0,
             win_packets: 0,
+            win_start: 0,
             windows: Vec::new(),
             pairs: None,
         }
@@ -147,6 +174,7 @@ impl Stats {
             win_generated_flits: self.win_generated_flits,
             win_latency_sum: self.win_latency_sum,
             win_packets: self.win_packets,
+            win_start: self.win_start,
             pairs: self.pairs.as_ref().map(PairStats::cleared),
             ..Stats::new(channels, switches, hosts)
         };
@@ -251,6 +279,7 @@ impl Stats {
         if self.windows.len() >= MAX_WINDOWS {
             self.windows.drain(..MAX_WINDOWS / 2);
         }
+        self.win_start = sample.cycle;
         self.windows.push(sample);
         self.win_delivered_flits = 0;
         self.win_generated_flits = 0;
@@ -340,6 +369,10 @@ impl Stats {
             delivered_flits: self.total_delivered_flits,
             acks_delivered: self.total_acks,
         }
+    }
+    /// The cycle the current window started.
+    pub(crate) fn window_start(&self) -> u64 {
+        self.win_start
     }
     /// The current window's counters: (delivered flits, generated flits,
     /// latency sum, packets).

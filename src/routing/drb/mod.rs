@@ -74,7 +74,7 @@ pub use supernode::{SupernodeType, members};
 
 pub(in crate::routing) use spec::KIND;
 
-use super::registry::RoutingBuild;
+use super::kind::RoutingBuild;
 use super::{
     Acknowledgement, Candidates, Feedback, Hop, PacketInfo, RouteState, Routing, Source, TieRule,
     Timing,
