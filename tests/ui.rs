@@ -440,7 +440,10 @@ fn file_dialog_answers_are_applied_and_no_dialog_shows_the_fallback() {
         Outcome::Picked(csv.clone()),
     );
     let text = std::fs::read_to_string(&csv).unwrap();
-    assert!(text.starts_with("run,routing,cycle,"), "{text}");
+    assert!(
+        text.starts_with("run,routing,window_start,window_end,"),
+        "{text}"
+    );
     let windows = h.state().session.sim.stats().windows().len();
     assert_eq!(text.lines().count(), 1 + windows);
     std::fs::remove_dir_all(&dir).unwrap();

@@ -39,6 +39,12 @@ pub fn run_label(run: &str, sim: &Simulation) -> String {
         [] => format!("{run}: {}", sim.routing_name()),
         [(_, only)] => format!("{run}: {only}"),
         [(_, first), (_, last)] => format!("{run}: {first}, now {last}"),
+        // A short history in full (`rlb, val, now rlb` rather than `rlb,
+        // now rlb`), a long one by its ends.
+        [(_, first), middle @ .., (_, last)] if middle.len() <= 2 => {
+            let middle: Vec<&str> = middle.iter().map(|(_, r)| r.as_str()).collect();
+            format!("{run}: {first}, {}, now {last}", middle.join(", "))
+        }
         [(_, first), .., (_, last)] => {
             format!("{run}: {first}, now {last} ({} swaps)", seg.len() - 1)
         }
@@ -216,7 +222,26 @@ pub fn live_curves_ui(
         }
         p = axes.apply(p);
         let left = ui.cursor().left();
-        let mut drawn_max = 0.0f64;
+        // The largest value drawn, before drawing: it sets the top of the
+        // y range, with room above it for the swap labels when there are
+        // swaps (a label's height on top of the data's, so no label sits
+        // on a curve).
+        let drawn_max = rows
+            .iter()
+            .filter_map(|r| value(r))
+            .chain(
+                rows.iter()
+                    .filter(|r| id == "accepted" && r.run == runs[0].0)
+                    .map(|r| r.offered),
+            )
+            .filter(|v| v.is_finite())
+            .fold(0.0f64, f64::max);
+        let swapped = runs.iter().any(|(_, s)| s.swaps().len() > 1);
+        if swapped && drawn_max > 0.0 && !success {
+            let label = ui.text_style_height(&egui::TextStyle::Body) as f64 + 6.0;
+            let room = (label / (f64::from(plot_h) - label).max(label)).min(0.35);
+            p = p.include_y(drawn_max * (1.0 + room));
+        }
         let r = p.show(ui, |plot| {
             for (i, (name, sim)) in runs.iter().enumerate() {
                 let color = theme.series(i);
@@ -228,7 +253,6 @@ pub fn live_curves_ui(
                     .filter(|r| r.partial)
                     .filter_map(|r| value(r).map(|v| [r.window_end as f64, v]))
                     .collect();
-                drawn_max = pts.iter().map(|p| p[1]).fold(drawn_max, f64::max);
                 // Run B dashed and drawn thinner on top, so A shows
                 // through where the two coincide.
                 let line = Line::new(name.to_string(), PlotPoints::from(pts)).color(color);
@@ -249,7 +273,6 @@ pub fn live_curves_ui(
                 if id == "accepted" && i == 0 {
                     let offered: Vec<[f64; 2]> =
                         mine().map(|r| [r.window_end as f64, r.offered]).collect();
-                    drawn_max = offered.iter().map(|p| p[1]).fold(drawn_max, f64::max);
                     plot.line(
                         Line::new("offered load (A)", PlotPoints::from(offered))
                             .color(color.gamma_multiply(0.45))
@@ -274,16 +297,15 @@ pub fn live_curves_ui(
         // frames the curves lay flat on zero under an axis to 500 000).
         let frame = *r.transform.frame();
         let painter = ui.painter().with_clip_rect(frame);
-        let font = egui::TextStyle::Small.resolve(ui.style());
+        // Body text, so the label reads from the back of a room in
+        // presenter mode as the legend does.
+        let font = egui::TextStyle::Body.resolve(ui.style());
         for (i, cycle, routing) in &markers {
             let x = r.transform.position_from_point_x(*cycle as f64);
-            painter.text(
-                egui::pos2(x + 2.0, frame.top() + 2.0),
-                egui::Align2::LEFT_TOP,
-                routing,
-                font.clone(),
-                theme.series(*i),
-            );
+            let galley = painter.layout_no_wrap(routing.clone(), font.clone(), theme.series(*i));
+            let at = egui::Align2::LEFT_TOP
+                .anchor_size(egui::pos2(x + 3.0, frame.top() + 2.0), galley.size());
+            painter.galley(at.min, galley, theme.series(*i));
         }
         axes.record(left, frame);
         let b = r.transform.bounds();
