@@ -36,6 +36,8 @@ mod timeslice;
 mod topologies;
 mod toy_oblivious;
 mod toy_switch_model;
+mod toy_topology;
+mod toy_traffic;
 mod trust_invariants;
 mod trust_roundtrip;
 mod ui;

@@ -79,7 +79,7 @@ fn harness(topology: &str, mode: Acknowledgement, vcs: u8, link_latency: u16) ->
         sources: Arc::new(Mutex::new(Vec::new())),
     };
     let mut rng = stream(1, Stream::Pattern);
-    let pattern = Pattern::build(&PatternSpec::Uniform, &net, &mut rng).unwrap();
+    let pattern = Pattern::build(&PatternSpec::named("uniform"), &net, &mut rng).unwrap();
     let sim = Simulation::new(
         net,
         SwitchModelKind::INPUT_QUEUED,
@@ -229,7 +229,7 @@ fn uniform_sim(
     seed: u64,
 ) -> Simulation {
     let mut rng = stream(1, Stream::Pattern);
-    let pattern = Pattern::build(&PatternSpec::Uniform, &net, &mut rng).unwrap();
+    let pattern = Pattern::build(&PatternSpec::named("uniform"), &net, &mut rng).unwrap();
     let traffic = TrafficConfig {
         pattern,
         process: Process::Bernoulli,
@@ -254,7 +254,7 @@ impl Routing for BadVc {
 fn a_vc_outside_the_range_is_a_named_error() {
     let net = Arc::new(Network::from_spec("torus:4").unwrap());
     let mut rng = stream(1, Stream::Pattern);
-    let pattern = Pattern::build(&PatternSpec::Tornado, &net, &mut rng).unwrap();
+    let pattern = Pattern::build(&PatternSpec::named("tornado"), &net, &mut rng).unwrap();
     let mut sim = Simulation::new(
         net,
         SwitchModelKind::INPUT_QUEUED,

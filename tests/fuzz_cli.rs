@@ -11,7 +11,7 @@
 use crate::fuzz_support;
 
 use fuzz_support::{
-    AWKWARD_NUMBERS, TOPOLOGIES, TRAFFIC, fuzz, near_miss, routing_examples, switch_model_names,
+    AWKWARD_NUMBERS, fuzz, near_miss, routing_examples, switch_model_names, topologies, traffic,
 };
 use proptest::prelude::*;
 use std::process::{Command, Stdio};
@@ -232,9 +232,9 @@ fn value() -> BoxedStrategy<String> {
     let examples: &'static [&'static str] = Box::leak(routing_examples().into_boxed_slice());
     prop_oneof![
         4 => prop::sample::select(AWKWARD_NUMBERS).prop_map(str::to_string),
-        2 => near_miss(TOPOLOGIES),
+        2 => near_miss(topologies()),
         2 => near_miss(examples),
-        1 => near_miss(TRAFFIC),
+        1 => near_miss(traffic()),
         1 => near_miss(Box::leak(switch_model_names().into_boxed_slice())),
         1 => prop::sample::select(&[
             "wormhole", "vct", "saf", "adaptive", "first-free", "random",

@@ -8,7 +8,7 @@
 use crate::fuzz_support;
 
 use fuzz_support::{
-    AWKWARD_NUMBERS, TOPOLOGIES, TRAFFIC, fuzz, near_miss, routing_examples, switch_model_names,
+    AWKWARD_NUMBERS, fuzz, near_miss, routing_examples, switch_model_names, topologies, traffic,
 };
 use proptest::prelude::*;
 use routelab::scenario::Scenario;
@@ -89,9 +89,9 @@ fn json_value() -> impl Strategy<Value = Value> {
         )
         .prop_map(Value::from),
         any::<f64>().prop_map(Value::from),
-        near_miss(TOPOLOGIES).prop_map(Value::from),
+        near_miss(topologies()).prop_map(Value::from),
         near_miss(examples).prop_map(Value::from),
-        near_miss(TRAFFIC).prop_map(Value::from),
+        near_miss(traffic()).prop_map(Value::from),
         near_miss(models).prop_map(Value::from),
         prop::sample::select(
             &[

@@ -7,7 +7,7 @@
 
 use crate::fuzz_support;
 
-use fuzz_support::{SMALL_NETWORKS, TOPOLOGIES, TRAFFIC, fuzz, near_miss, routing_examples};
+use fuzz_support::{SMALL_NETWORKS, fuzz, near_miss, routing_examples, topologies, traffic};
 use proptest::prelude::*;
 use routelab::routing::RoutingSpec;
 use routelab::sim::Simulation;
@@ -38,7 +38,7 @@ fn named(e: &str, prefix: &str) -> Result<(), String> {
 
 #[test]
 fn topology_specs() {
-    fuzz("topology_specs", 600, near_miss(TOPOLOGIES), |s| {
+    fuzz("topology_specs", 600, near_miss(topologies()), |s| {
         let spec = match s.parse::<TopologySpec>() {
             Ok(spec) => spec,
             Err(e) => {
@@ -85,7 +85,7 @@ fn routing_specs() {
 #[test]
 fn traffic_specs() {
     let strategy = (
-        near_miss(TRAFFIC),
+        near_miss(traffic()),
         0usize..SMALL_NETWORKS.len(),
         any::<u64>(),
     );

@@ -132,7 +132,7 @@ impl Routing for NoDateline {
 fn watchdog_reports_a_deadlock_with_its_channels() {
     let net = Arc::new(Network::from_spec("torus:6").unwrap());
     let mut prng = routelab::rng::stream(1, routelab::rng::Stream::Pattern);
-    let pattern = Pattern::build(&PatternSpec::Tornado, &net, &mut prng).unwrap();
+    let pattern = Pattern::build(&PatternSpec::named("tornado"), &net, &mut prng).unwrap();
     let router = RouterConfig {
         packet_flits: 8,
         buffer_flits: 2,

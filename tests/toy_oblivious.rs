@@ -151,7 +151,7 @@ fn the_simulator_runs_the_toy_with_the_analysed_loads() {
     assert_eq!(vcs, 2, "one dateline class pair on a ring");
     let routing = build.build(&net, vcs).unwrap();
     let mut rng = stream(1, Stream::Pattern);
-    let pattern = Pattern::build(&PatternSpec::Tornado, &net, &mut rng).unwrap();
+    let pattern = Pattern::build(&PatternSpec::named("tornado"), &net, &mut rng).unwrap();
     let load = 0.2;
     let mut sim = Simulation::new(
         net.clone(),

@@ -300,7 +300,7 @@ fn the_watchdog_names_a_real_cycle_of_blocked_channels() {
     for (ring, packet_flits) in [("torus:6", 8), ("torus:5", 3), ("torus:8", 16)] {
         let net = Arc::new(Network::from_spec(ring).unwrap());
         let mut prng = routelab::rng::stream(1, routelab::rng::Stream::Pattern);
-        let pattern = Pattern::build(&PatternSpec::Tornado, &net, &mut prng).unwrap();
+        let pattern = Pattern::build(&PatternSpec::named("tornado"), &net, &mut prng).unwrap();
         let router = RouterConfig {
             packet_flits,
             buffer_flits: 2,

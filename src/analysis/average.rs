@@ -91,20 +91,20 @@ impl AverageSum {
         let end = self.maxima.len().saturating_add(n).min(self.samples);
         let before = self.maxima.len();
         while self.maxima.len() < end {
-            let perm = match Pattern::build(&PatternSpec::RandPerm, net, &mut self.rng) {
+            let perm = match Pattern::build(&PatternSpec::named("randperm"), net, &mut self.rng) {
                 Ok(Pattern::Permutation(p)) => p,
                 Ok(_) => {
                     return Err(AnalysisError::Traffic {
                         spec: "randperm".into(),
                         problem: "did not build a permutation".into(),
-                        accepted: super::matrix::ACCEPTED.into(),
+                        accepted: super::matrix::accepted(),
                     });
                 }
                 Err(e) => {
                     return Err(AnalysisError::Traffic {
                         spec: e.spec,
                         problem: e.problem,
-                        accepted: super::matrix::ACCEPTED.into(),
+                        accepted: super::matrix::accepted(),
                     });
                 }
             };

@@ -61,7 +61,7 @@ impl LoadSum {
             return Err(AnalysisError::Traffic {
                 spec: "matrix".into(),
                 problem: format!("{} nodes, the network has {}", m.nodes(), cube.num_nodes()),
-                accepted: super::matrix::ACCEPTED.into(),
+                accepted: super::matrix::accepted(),
             });
         }
         let overflow = |what: &str| AnalysisError::Overflow {

@@ -26,10 +26,30 @@ use num_rational::Ratio;
 use std::fmt;
 use std::str::FromStr;
 
-/// Patterns accepted by the analysis, quoted in errors.
-pub const ACCEPTED: &str = "uniform (λ=1/N, a node included), uniform-other (the simulator's \
-uniform: every other node), hotspot[:fraction=F][:nodes=A,B,..], bitrev, bitcomp, butterfly, \
-shuffle, transpose, tornado, nn, neighbor, randperm";
+/// Patterns accepted by the analysis, quoted in errors: its own uniform,
+/// the simulator's under another name, then every registered pattern but
+/// `uniform` ([`crate::traffic::registry`]).
+pub fn accepted() -> String {
+    let rest: Vec<&str> = crate::traffic::registry::kinds()
+        .iter()
+        .filter(|k| k.name != "uniform")
+        .map(|k| k.form)
+        .collect();
+    format!(
+        "uniform (λ=1/N, a node included), uniform-other (the simulator's uniform: every other node), {}",
+        rest.join(", ")
+    )
+}
+
+/// `load --traffic`'s help: the analysis' own uniform, every registered
+/// pattern ([`crate::traffic::registry`]), and the worst case and the
+/// random-permutation average.
+pub fn traffic_help() -> String {
+    format!(
+        "Traffic: {}; or worst (Towles-Dally worst case) or average (mean over random permutations)",
+        accepted()
+    )
+}
 
 /// A traffic matrix spec: the analysis's uniform or one of the simulator's
 /// patterns.
@@ -46,14 +66,14 @@ impl FromStr for MatrixSpec {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim() {
             "uniform" => Ok(MatrixSpec::Uniform),
-            "uniform-other" => Ok(MatrixSpec::Pattern(PatternSpec::Uniform)),
+            "uniform-other" => Ok(MatrixSpec::Pattern(PatternSpec::named("uniform"))),
             other => other
                 .parse::<PatternSpec>()
                 .map(MatrixSpec::Pattern)
                 .map_err(|e| AnalysisError::Traffic {
                     spec: e.spec,
                     problem: e.problem,
-                    accepted: ACCEPTED.to_string(),
+                    accepted: accepted(),
                 }),
         }
     }
@@ -63,7 +83,7 @@ impl fmt::Display for MatrixSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MatrixSpec::Uniform => f.write_str("uniform"),
-            MatrixSpec::Pattern(PatternSpec::Uniform) => f.write_str("uniform-other"),
+            MatrixSpec::Pattern(p) if p.is("uniform") => f.write_str("uniform-other"),
             MatrixSpec::Pattern(p) => p.fmt(f),
         }
     }
@@ -75,7 +95,7 @@ impl MatrixSpec {
     pub fn uniform_note(&self) -> Option<&'static str> {
         match self {
             MatrixSpec::Uniform => Some("uniform = analysis form, λ=1/N including s=d"),
-            MatrixSpec::Pattern(PatternSpec::Uniform) => {
+            MatrixSpec::Pattern(p) if p.is("uniform") => {
                 Some("uniform-other = the simulator's uniform, λ=1/(N-1) to every other node")
             }
             _ => None,
@@ -105,7 +125,7 @@ impl TrafficMatrix {
                     Pattern::build(p, net, &mut rng).map_err(|e| AnalysisError::Traffic {
                         spec: e.spec,
                         problem: e.problem,
-                        accepted: ACCEPTED.to_string(),
+                        accepted: accepted(),
                     })?;
                 TrafficMatrix::from_pattern(&pattern, net.num_hosts())
             }
@@ -143,7 +163,7 @@ impl TrafficMatrix {
             return Err(AnalysisError::Traffic {
                 spec: "matrix".into(),
                 problem: format!("{nodes} nodes; a traffic matrix needs at least 2"),
-                accepted: ACCEPTED.to_string(),
+                accepted: accepted(),
             });
         }
         let n = nodes as u32;
@@ -176,7 +196,7 @@ impl TrafficMatrix {
                 let f = decimal(*fraction).ok_or_else(|| AnalysisError::Traffic {
                     spec: format!("hotspot:fraction={fraction}"),
                     problem: "the fraction has no exact short decimal form".into(),
-                    accepted: ACCEPTED.to_string(),
+                    accepted: accepted(),
                 })?;
                 let m = hot.len() as i128;
                 for s in 0..n {

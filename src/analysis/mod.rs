@@ -122,7 +122,7 @@ pub use average::{AverageCase, AverageSum, DEFAULT_SAMPLES, random_permutation_a
 pub use dependency::{DependencyError, DependencyGraph, VcNode, dependency_graph};
 pub use geometry::{Cube, Dir, MAX_NODES, MAX_RADIX};
 pub use load::{ChannelLoads, LoadSum, LoadSummary, channel_loads, ideal_throughput};
-pub use matrix::{ACCEPTED as ACCEPTED_TRAFFIC, MatrixSpec, TrafficMatrix};
+pub use matrix::{MatrixSpec, TrafficMatrix, accepted as accepted_traffic, traffic_help};
 pub use oblivious::{
     MAX_ENUMERATED_PATHS, PathDistribution, accepted as accepted_routings, law_of,
 };

@@ -228,7 +228,7 @@ pub fn live_curves_ui(
         // on a curve).
         let drawn_max = rows
             .iter()
-            .filter_map(|r| value(r))
+            .filter_map(value)
             .chain(
                 rows.iter()
                     .filter(|r| id == "accepted" && r.run == runs[0].0)

@@ -5,55 +5,8 @@ use super::AppCommand;
 use crate::routing::Selection;
 use crate::scenario::Scenario;
 use crate::sim::{PortPriority, SwitchModelKind, Switching};
-use crate::traffic::Process;
-
-/// The topology spec forms, for tooltips.
-pub const TOPOLOGY_HELP: &str = "Topology spec: torus:KxK[xK..] (k>=3), mesh:KxK[xK..] (k>=2), hypercube:N (1..=16), \
-midimew:N (N>=5), fattree:K (even K)[:hetero=equal|paper][:seed=S][:LEVEL_FIELD=LO-HI], irregular:N[:ports=P][:hosts=H][:seed=S]; torus/mesh/hypercube/midimew also take :hosts=H";
-
-/// Topology kinds with an example spec each.
-pub const TOPOLOGY_KINDS: &[(&str, &str, &str)] = &[
-    (
-        "torus",
-        "torus:8x8",
-        "k-ary n-cube with wrap links: torus:KxK[xK..], k >= 3",
-    ),
-    ("mesh", "mesh:8x8", "k-ary n-mesh: mesh:KxK[xK..], k >= 2"),
-    (
-        "hypercube",
-        "hypercube:6",
-        "binary hypercube: hypercube:N, 1..=16",
-    ),
-    (
-        "midimew",
-        "midimew:64",
-        "minimum-distance mesh with wrap-around links: midimew:N, N >= 5",
-    ),
-    (
-        "fattree",
-        "fattree:4",
-        "k-ary fat tree: fattree:K, even K; for the time-slice model, unlike switches with fattree:K:hetero=paper:seed=S",
-    ),
-    (
-        "irregular",
-        "irregular:16:seed=3",
-        "random irregular switch network: irregular:N[:ports=P][:hosts=H][:seed=S]",
-    ),
-];
-
-pub const TRAFFIC: &[&str] = &[
-    "uniform",
-    "tornado",
-    "transpose",
-    "bitrev",
-    "bitcomp",
-    "butterfly",
-    "shuffle",
-    "nn",
-    "neighbor",
-    "randperm",
-    "hotspot:fraction=0.2:nodes=0",
-];
+use crate::topology::registry;
+use crate::traffic::{self, Process};
 
 /// What moves packets between buffers: every registered switch model with
 /// its summary (the switch-model list's hover text).
@@ -158,14 +111,16 @@ pub fn scenario_ui(
                 egui::ComboBox::from_id_salt("topology_kind")
                     .selected_text(&kind)
                     .show_ui(ui, |ui| {
-                        for (k, example, help) in TOPOLOGY_KINDS {
+                        // Every registered kind a spec alone builds (file
+                        // kinds are typed or opened).
+                        for k in registry::kinds().into_iter().filter(|k| !k.from_file) {
                             if ui
-                                .selectable_label(kind == *k, *k)
-                                .on_hover_text(*help)
+                                .selectable_label(kind == k.name, k.name)
+                                .on_hover_text(format!("{}: {}", k.summary, k.form))
                                 .clicked()
                             {
-                                draft.topology = example.to_string();
-                                let choices = routing_choices(example, draft.switch_model);
+                                draft.topology = k.example.to_string();
+                                let choices = routing_choices(k.example, draft.switch_model);
                                 if !choices.contains(&draft.routing) {
                                     draft.routing =
                                         choices.first().cloned().unwrap_or_else(|| "minimal".into());
@@ -175,7 +130,7 @@ pub fn scenario_ui(
                     })
                     .response
                     .on_hover_text("Kind of network");
-                let whole = format!("{}\n\n{TOPOLOGY_HELP}", draft.topology);
+                let whole = format!("{}\n\n{}", draft.topology, registry::help());
                 ui.add(egui::TextEdit::singleline(&mut draft.topology).desired_width(170.0))
                     .on_hover_text(whole);
             });
@@ -196,8 +151,8 @@ pub fn scenario_ui(
                 ui,
                 "traffic_pick",
                 &mut draft.traffic,
-                TRAFFIC,
-                "Who sends to whom: uniform, hotspot[:fraction=F][:nodes=A,B], bitrev, bitcomp, butterfly, shuffle, transpose, tornado, nn, neighbor, randperm",
+                &traffic::registry::examples(),
+                &traffic::registry::help(),
             );
             ui.end_row();
 

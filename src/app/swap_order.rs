@@ -16,41 +16,13 @@
 use crate::routing::RoutingSpec;
 use crate::scenario::Scenario;
 use crate::topology::Network;
-
-/// The contrast order of tori, meshes, hypercubes and midimew: the
-/// oblivious routings of Singh's thesis, then adaptive routing and DRB.
-pub const CUBES: &[&str] = &[
-    "dor", "rdor", "val", "romm", "rlb", "rlbth", "adaptive", "drb",
-];
-
-/// The fat-tree paper's greedy steps, then its baselines.
-pub const FAT_TREES: &[&str] = &[
-    "fattree-greedy:step=1",
-    "fattree-greedy:step=2",
-    "fattree-greedy:step=3",
-    "fattree-greedy:step=4",
-    "fattree-greedy:step=5",
-    "fattree-greedy:step=6",
-    "fattree-greedy:step=7",
-    "fattree-ecmp",
-    "dmodk",
-    "fattree-drill",
-];
-
-/// up*/down*, then the path-selection algorithms on its legal paths.
-pub const IRREGULAR: &[&str] = &[
-    "updown",
-    "paths:updown-bfs:lowport",
-    "paths:updown-dfs:maxcp",
-    "paths:udwm:lvcf",
-    "paths:updown-bfs:sa:budget=2000",
-    "paths:updown-dfs:ga:budget=5",
-];
+use crate::topology::registry;
 
 /// The routings B steps through on `scenario`'s network, as the names the
-/// built routings go by: the network's own family ([`CUBES`] on tori,
-/// meshes, hypercubes and midimew, [`FAT_TREES`] on fat trees,
-/// [`IRREGULAR`] elsewhere), then the family of the scenario's own routing
+/// built routings go by: the contrasts of the network's kind (its topology
+/// registry entry's: Singh's and DRB's routings on tori, meshes, hypercubes
+/// and midimew, the fat-tree paper's steps on fat trees, up*/down* and the
+/// path selections elsewhere), then the family of the scenario's own routing
 /// when that is another (a path-selection preset on a torus), keeping
 /// those that fit. `minimal` stands for one of them on every network, so
 /// it is offered only where nothing else applies.
@@ -60,17 +32,23 @@ pub fn swap_order(scenario: &Scenario, net: &Network) -> Vec<String> {
             && scenario.switch_model.check(net, spec).is_ok()
             && spec.min_vcs(net) <= scenario.vcs.max(1)
     };
-    let kind = net.spec().split(':').next().unwrap_or_default();
-    let own: &[&str] = match kind {
-        "torus" | "mesh" | "hypercube" | "midimew" => CUBES,
-        "fattree" => FAT_TREES,
-        _ => IRREGULAR,
-    };
+    // The network's kind's contrasts (its registry entry's), then the
+    // other kinds' lists that hold the scenario's own routing.
+    let lists: Vec<&'static [&'static str]> =
+        registry::kinds().iter().fold(Vec::new(), |mut v, k| {
+            if !v.contains(&k.contrasts) {
+                v.push(k.contrasts);
+            }
+            v
+        });
+    let own: &[&str] = registry::kind_of(net.spec())
+        .map(|k| k.contrasts)
+        .unwrap_or(&[]);
     let name_of = |r: &str| r.parse::<RoutingSpec>().map(|s| s.name()).ok();
     let routing_name = name_of(&scenario.routing);
     let mut groups = vec![own];
-    for g in [CUBES, FAT_TREES, IRREGULAR] {
-        if !std::ptr::eq(g, own) && g.iter().any(|r| name_of(r) == routing_name) {
+    for g in lists {
+        if g != own && g.iter().any(|r| name_of(r) == routing_name) {
             groups.push(g);
         }
     }

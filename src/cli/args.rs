@@ -93,10 +93,9 @@ pub struct ScenarioArgs {
     /// Scenario JSON file; the flags below override its fields.
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<PathBuf>,
-    /// Topology spec: torus:8x8, mesh:4x4, hypercube:6, midimew:64, fattree:4,
-    /// irregular:16:seed=3, file:PATH. Fat trees take per-switch parameters
-    /// for the time-slice model: fattree:4:hetero=paper:seed=2.
-    #[arg(long)]
+    // The help lists every registered topology kind with its form
+    // (`topology::registry::help`), so a kind added to the registry is in it.
+    #[arg(long, help = crate::topology::registry::help())]
     pub topology: Option<String>,
     // The help lists every registered routing with its options
     // (`registry::help`), so a routing added to the registry is in it.
@@ -105,9 +104,8 @@ pub struct ScenarioArgs {
     // Every switch model, from the registry (`sim::MODELS`).
     #[arg(long, value_parser = parse_switch_model, help = switch_model_help())]
     pub switch_model: Option<SwitchModelKind>,
-    /// Traffic pattern: uniform, hotspot[:fraction=F][:nodes=A,B], bitrev,
-    /// bitcomp, butterfly, shuffle, transpose, tornado, nn, neighbor, randperm.
-    #[arg(long)]
+    // Every pattern, from the registry (`traffic::registry::help`).
+    #[arg(long, help = crate::traffic::registry::help())]
     pub traffic: Option<String>,
     /// Inter-arrival process: bernoulli, exponential, on_off.
     #[arg(long, value_parser = parse_process)]
@@ -257,7 +255,7 @@ impl ScenarioArgs {
                 "scenario `{}` has no `topology`: a scenario file names its network, e.g. \
                  \"topology\": \"torus:8x8\" (or give --topology); accepted: {}",
                 path.display(),
-                crate::topology::ACCEPTED
+                crate::topology::accepted()
             )));
         }
         let mut defaults = Vec::new();

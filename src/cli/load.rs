@@ -47,12 +47,9 @@ pub struct LoadArgs {
     /// (`--help` lists them with their options).
     #[arg(long, help = crate::analysis::routing_help())]
     pub routing: Option<String>,
-    /// Traffic: uniform (analysis form: λ=1/N, s=d included), uniform-other
-    /// (the simulator's uniform), hotspot[:fraction=F][:nodes=A,B], bitrev,
-    /// bitcomp, butterfly, shuffle, transpose, tornado, nn, neighbor,
-    /// randperm; or worst (Towles-Dally worst case) or average (mean over
-    /// random permutations).
-    #[arg(long)]
+    // The analysis' patterns (`analysis::traffic_help`: its uniform, the
+    // registry's patterns, worst and average).
+    #[arg(long, help = crate::analysis::traffic_help())]
     pub traffic: Option<String>,
     /// Print one table of every routing against nn, uniform, bitcomp,
     /// transpose, tornado, the worst case and the random-permutation average.
@@ -219,7 +216,7 @@ pub fn run(a: LoadArgs) -> Result<(), CliError> {
     let traffic_spec = a.traffic.as_deref().ok_or_else(|| {
         CliError::Input(format!(
             "--traffic is needed (or --compare); accepted: {}, worst, average",
-            crate::analysis::ACCEPTED_TRAFFIC
+            crate::analysis::accepted_traffic()
         ))
     })?;
     let load = check_load(&a)?;

@@ -265,6 +265,8 @@ mod tests {
         for g in 0..8 {
             d.begun(g, 2);
             if g < 2 {
+                // Both of the slice's requests, in their begin slice.
+                d.delivered(g, g);
                 d.delivered(g, g);
             }
             d.close(g);

@@ -9,7 +9,10 @@
 //! and distances, and the dateline rule; every torus routing and the
 //! channel-load analysis use it.
 
-use super::{Network, NetworkBuilder, PortId, Shape, SwitchId, layout};
+use super::kind::{TopologyBuild, TopologyKind, TopologyParam, size_of};
+use super::spec_parts::{cube_hosts, hosts_suffix, invalid, options_and_size, parse_u32};
+use super::{Network, NetworkBuilder, PortId, Shape, SwitchId, TopologyError, layout};
+use crate::limits::{self, NetworkSize};
 
 /// Coordinates, directions and distances of a k-ary n-cube (torus or mesh).
 ///
@@ -324,6 +327,150 @@ fn positions(radix: &[u32], wrap: bool) -> Vec<[f32; 2]> {
             [x, y]
         })
         .collect()
+}
+
+// --- The registry's entries: `torus:` and `mesh:` ----------------------
+
+const CUBE_PARAMS: &[TopologyParam] = &[
+    TopologyParam {
+        key: "KxK[xK..]",
+        accepted: "a radix per dimension, every one at least 3 on a torus, 2 on a mesh; at most 262144 switches",
+        default: "",
+        meaning: "switches along each dimension",
+    },
+    TopologyParam {
+        key: "hosts",
+        accepted: "1..=64",
+        default: "1",
+        meaning: "hosts per switch",
+    },
+];
+
+/// The contrast order of tori, meshes, hypercubes and midimew: the
+/// oblivious routings of Singh's thesis (§2.3, §3), then adaptive routing
+/// and DRB (Franco et al. §5).
+pub const CUBE_CONTRASTS: &[&str] = &[
+    "dor", "rdor", "val", "romm", "rlb", "rlbth", "adaptive", "drb",
+];
+
+/// `torus:KxK[xK..]`: the k-ary n-cube with wrap links.
+pub const TORUS: TopologyKind = TopologyKind {
+    name: "torus",
+    aliases: &[],
+    form: "torus:KxK[xK..] (k >= 3)[:hosts=H]",
+    summary: "k-ary n-cube with wrap links (Singh's thesis; DRB §4)",
+    params: CUBE_PARAMS,
+    example: "torus:8x8",
+    from_file: false,
+    contrasts: CUBE_CONTRASTS,
+    parse: |spec| parse_cube(spec, true),
+};
+
+/// `mesh:KxK[xK..]`: the k-ary n-mesh.
+pub const MESH: TopologyKind = TopologyKind {
+    name: "mesh",
+    aliases: &[],
+    form: "mesh:KxK[xK..] (k >= 2)[:hosts=H]",
+    summary: "k-ary n-mesh, no wrap links",
+    params: CUBE_PARAMS,
+    example: "mesh:8x8",
+    from_file: false,
+    contrasts: CUBE_CONTRASTS,
+    parse: |spec| parse_cube(spec, false),
+};
+
+/// A parsed `torus:` or `mesh:` spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct CubeSpec {
+    radix: Vec<u32>,
+    wrap: bool,
+    hosts: u32,
+}
+
+fn parse_cube(spec: &str, wrap: bool) -> Result<Box<dyn TopologyBuild>, TopologyError> {
+    let (opts, size) = options_and_size(spec, &["hosts"])?;
+    let min = if wrap { 3 } else { 2 };
+    let radix: Vec<u32> = size
+        .split('x')
+        .map(|d| parse_u32(spec, "radix", d))
+        .collect::<Result<_, _>>()?;
+    if radix.iter().any(|&k| k < min) {
+        return Err(invalid(spec, format!("every radix must be at least {min}")));
+    }
+    let total = radix
+        .iter()
+        .try_fold(1u64, |acc, &k| acc.checked_mul(k as u64))
+        .filter(|&t| t <= limits::MAX_SWITCHES);
+    if total.is_none() {
+        return Err(invalid(
+            spec,
+            format!(
+                "{} switches; at most {}",
+                product_text(&radix),
+                limits::MAX_SWITCHES
+            ),
+        ));
+    }
+    let hosts = cube_hosts(spec, &opts)?;
+    Ok(Box::new(CubeSpec { radix, wrap, hosts }))
+}
+
+/// `1000 x 1000 = 1000000` (saturating at a huge product).
+fn product_text(r: &[u32]) -> String {
+    let product = r
+        .iter()
+        .try_fold(1u128, |acc, &k| acc.checked_mul(k as u128))
+        .map_or_else(|| "more than 2^128".to_string(), |p| p.to_string());
+    if r.len() == 1 {
+        product
+    } else {
+        format!("{} = {product}", dims(r).replace('x', " x "))
+    }
+}
+
+fn dims(r: &[u32]) -> String {
+    r.iter()
+        .map(|k| k.to_string())
+        .collect::<Vec<_>>()
+        .join("x")
+}
+
+impl TopologyBuild for CubeSpec {
+    fn canonical(&self) -> String {
+        let kind = if self.wrap { "torus" } else { "mesh" };
+        format!("{kind}:{}{}", dims(&self.radix), hosts_suffix(self.hosts))
+    }
+    fn size(&self) -> Option<NetworkSize> {
+        let switches = self
+            .radix
+            .iter()
+            .fold(1u64, |acc, &k| acc.saturating_mul(k as u64));
+        // Links along dimension d: switches on a torus, switches · (k-1)/k
+        // on a mesh; two channels each.
+        let channels = self.radix.iter().fold(0u64, |acc, &k| {
+            let k = (k as u64).max(1);
+            let links = if self.wrap {
+                switches
+            } else {
+                (switches / k).saturating_mul(k - 1)
+            };
+            acc.saturating_add(links.saturating_mul(2))
+        });
+        Some(size_of(
+            switches,
+            self.hosts as u64,
+            channels,
+            2 * self.radix.len() as u64,
+        ))
+    }
+    fn build(&self, spec: String) -> Result<Network, TopologyError> {
+        Ok(build(
+            spec,
+            self.radix.clone(),
+            self.wrap,
+            self.hosts as usize,
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,11 @@
 //! switch past its ports) and the limit. A file with no link, or whose
 //! switches are not connected, is refused as a whole (no line).
 
+use super::irregular::IRREGULAR_CONTRASTS;
+use super::kind::{TopologyBuild, TopologyKind, TopologyParam};
+use super::spec_parts::path_of;
 use super::{Network, NetworkBuilder, Shape, TopologyError};
+use crate::limits::NetworkSize;
 use crate::limits::{MAX_FILE_LINKS, MAX_IRREGULAR_SWITCHES, MAX_PORTS};
 
 /// Parse an edge list from text; `name` is used in error messages. (The
@@ -157,4 +161,55 @@ pub fn parse(spec: String, name: &str, text: &str) -> Result<Network, TopologyEr
         ));
     }
     Ok(net)
+}
+
+/// `file:PATH`: an edge-list file.
+pub const KIND: TopologyKind = TopologyKind {
+    name: "file",
+    aliases: &[],
+    form: "file:PATH (an edge list; at most 2048 switches)",
+    summary: "an edge-list file: one `A B` link per line, optional `switches N` and `hosts H` lines",
+    params: &[TopologyParam {
+        key: "PATH",
+        accepted: "a readable text file (not in the browser)",
+        default: "",
+        meaning: "the file",
+    }],
+    example: "file:edges.txt",
+    from_file: true,
+    contrasts: IRREGULAR_CONTRASTS,
+    parse: |spec| {
+        Ok(Box::new(EdgeListSpec {
+            path: path_of(spec, "file")?.to_string(),
+        }))
+    },
+};
+
+/// A parsed `file:` spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct EdgeListSpec {
+    path: String,
+}
+
+impl TopologyBuild for EdgeListSpec {
+    fn canonical(&self) -> String {
+        format!("file:{}", self.path)
+    }
+    fn size(&self) -> Option<NetworkSize> {
+        None
+    }
+    fn build(&self, spec: String) -> Result<Network, TopologyError> {
+        #[cfg(target_arch = "wasm32")]
+        {
+            Err(super::spec_parts::invalid(
+                &spec,
+                format!("cannot read `{}` in the browser", self.path),
+            ))
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let text = super::import::read_from_disk(&self.path, None)?;
+            parse(spec, &self.path, &text)
+        }
+    }
 }

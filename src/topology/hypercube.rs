@@ -1,7 +1,11 @@
 //! Binary hypercube of dimension n (DRB §4): switch `s` links to `s ^ (1 << i)`
 //! through port `i`; hosts take ports `n..`.
 
-use super::{Network, NetworkBuilder, Shape, SwitchId};
+use super::cube::CUBE_CONTRASTS;
+use super::kind::{TopologyBuild, TopologyKind, TopologyParam, size_of};
+use super::spec_parts::{cube_hosts, hosts_suffix, invalid, options_and_size, parse_u32};
+use super::{Network, NetworkBuilder, Shape, SwitchId, TopologyError};
+use crate::limits::{self, NetworkSize};
 
 pub(super) fn build(spec: String, n: u32, hosts: usize) -> Network {
     let count = 1u32 << n;
@@ -40,4 +44,70 @@ fn gray_rank(g: u32) -> u32 {
         shift <<= 1;
     }
     b
+}
+
+/// `hypercube:N`: the binary hypercube of dimension N (DRB §4).
+pub const KIND: TopologyKind = TopologyKind {
+    name: "hypercube",
+    aliases: &[],
+    form: "hypercube:N (1..=16)[:hosts=H]",
+    summary: "binary hypercube of dimension N (DRB §4)",
+    params: &[
+        TopologyParam {
+            key: "N",
+            accepted: "1..=16",
+            default: "",
+            meaning: "dimension: 2^N switches",
+        },
+        TopologyParam {
+            key: "hosts",
+            accepted: "1..=64",
+            default: "1",
+            meaning: "hosts per switch",
+        },
+    ],
+    example: "hypercube:6",
+    from_file: false,
+    contrasts: CUBE_CONTRASTS,
+    parse: |spec| {
+        let (opts, size) = options_and_size(spec, &["hosts"])?;
+        let n = parse_u32(spec, "dimension", size)?;
+        if !limits::HYPERCUBE_DIMENSIONS.contains(&n) {
+            return Err(invalid(
+                spec,
+                format!(
+                    "dimension {n}; accepted {}..={}",
+                    limits::HYPERCUBE_DIMENSIONS.start(),
+                    limits::HYPERCUBE_DIMENSIONS.end()
+                ),
+            ));
+        }
+        let hosts = cube_hosts(spec, &opts)?;
+        Ok(Box::new(HypercubeSpec { n, hosts }))
+    },
+};
+
+/// A parsed `hypercube:` spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct HypercubeSpec {
+    n: u32,
+    hosts: u32,
+}
+
+impl TopologyBuild for HypercubeSpec {
+    fn canonical(&self) -> String {
+        format!("hypercube:{}{}", self.n, hosts_suffix(self.hosts))
+    }
+    fn size(&self) -> Option<NetworkSize> {
+        let switches = 1u64 << self.n.min(63);
+        Some(size_of(
+            switches,
+            self.hosts as u64,
+            switches.saturating_mul(self.n as u64),
+            self.n as u64,
+        ))
+    }
+    fn build(&self, spec: String) -> Result<Network, TopologyError> {
+        Ok(build(spec, self.n, self.hosts as usize))
+    }
 }

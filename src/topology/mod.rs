@@ -21,17 +21,20 @@ pub mod fat_tree_params;
 mod hypercube;
 pub mod import;
 mod irregular;
+pub mod kind;
 mod layout;
 mod metrics;
 pub mod midimew;
-mod size;
+pub mod registry;
 mod spec;
+pub mod spec_parts;
 
 pub use builder::NetworkBuilder;
 pub use edge_list::parse as parse_edge_list;
 pub use error::TopologyError;
+pub use kind::{TopologyBuild, TopologyKind, TopologyParam};
 pub use metrics::{DistanceStats, all_pairs, bfs_distances, capacity_per_host, is_connected};
-pub use spec::{ACCEPTED, TopologySpec};
+pub use spec::{TopologySpec, accepted};
 
 use petgraph::graph::{DiGraph, NodeIndex};
 use serde::Serialize;

@@ -329,8 +329,47 @@ fn digit_runs(chars: &[char]) -> Vec<(usize, usize)> {
     runs
 }
 
-/// Topology specs to start from.
-pub const TOPOLOGIES: &[&str] = &[
+/// Topology specs to start from: every registered kind's example
+/// ([`routelab::topology::registry`], so a new kind is fuzzed with no edit
+/// here), then the sizes and options the examples do not show.
+pub fn topologies() -> &'static [&'static str] {
+    static ALL: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let examples = routelab::topology::registry::kinds()
+            .into_iter()
+            .map(|k| k.example);
+        with_examples(examples, MORE_TOPOLOGIES)
+    })
+}
+
+/// Traffic specs to start from: every registered pattern's example, then
+/// the options and analysis-only forms the examples do not show.
+pub fn traffic() -> &'static [&'static str] {
+    static ALL: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let examples = routelab::traffic::registry::kinds()
+            .into_iter()
+            .map(|k| k.example);
+        with_examples(examples, MORE_TRAFFIC)
+    })
+}
+
+/// `examples`, then those of `more` not among them.
+fn with_examples(
+    examples: impl Iterator<Item = &'static str>,
+    more: &'static [&'static str],
+) -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = examples.collect();
+    for m in more {
+        if !v.contains(m) {
+            v.push(m);
+        }
+    }
+    v
+}
+
+/// Topology specs beyond the registry's examples.
+const MORE_TOPOLOGIES: &[&str] = &[
     "torus:8x8",
     "torus:4x4x4",
     "torus:5",
@@ -349,8 +388,8 @@ pub const TOPOLOGIES: &[&str] = &[
     "file:/nonexistent/routelab.edges",
 ];
 
-/// Traffic specs to start from.
-pub const TRAFFIC: &[&str] = &[
+/// Traffic specs beyond the registry's examples.
+const MORE_TRAFFIC: &[&str] = &[
     "uniform",
     "hotspot:fraction=0.2:nodes=0,5",
     "hotspot",

@@ -121,7 +121,7 @@ fn simulation(
 ) -> Simulation {
     let mut rng = stream(1, Stream::Pattern);
     let traffic = TrafficConfig {
-        pattern: Pattern::build(&PatternSpec::Uniform, &net, &mut rng).unwrap(),
+        pattern: Pattern::build(&PatternSpec::named("uniform"), &net, &mut rng).unwrap(),
         process: Process::Bernoulli,
         load,
     };

@@ -48,6 +48,7 @@
 
 pub mod anynet;
 mod assemble;
+mod entries;
 mod format;
 pub mod ibnetdiscover;
 pub mod ibsim;
@@ -57,6 +58,7 @@ mod raw;
 pub use super::layout::levels;
 use super::{Network, TopologyError};
 pub use assemble::assemble;
+pub use entries::{ANYNET, IBNETDISCOVER, IBSIM};
 pub use format::FabricFormat;
 pub use info::{
     CableInfo, FabricInfo, HostInfo, ParallelGroup, SwitchInfo, WiringSummary, parallel_groups,
