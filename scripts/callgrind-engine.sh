@@ -13,8 +13,8 @@
 # Needs valgrind (Debian: apt-get install valgrind).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# shellcheck source=scripts/routelab-bin.sh
-. "$ROOT/scripts/routelab-bin.sh"
+# shellcheck source=scripts/lib.sh
+. "$ROOT/scripts/lib.sh"
 BIN="$(BIN="${1:-}" routelab_bin)"
 OUT="${2:-$(mktemp -d)}"
 mkdir -p "$OUT"

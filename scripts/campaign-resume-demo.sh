@@ -20,8 +20,8 @@ if [ $# -gt 0 ] && [ "$1" != "--" ]; then FILE="$1"; shift; fi
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then OUT="$1"; shift; fi
 [ $# -gt 0 ] && [ "$1" = "--" ] && shift
 OPTS=("$@")
-# shellcheck source=scripts/routelab-bin.sh
-. "$(dirname "${BASH_SOURCE[0]}")/routelab-bin.sh"
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 B="$(routelab_bin)"
 # REUSE_WHOLE=1 keeps a finished uninterrupted run from before.
 if [ "${REUSE_WHOLE:-}" = 1 ]; then

@@ -18,7 +18,7 @@
 # three measured periods of CYCLES/4 each, then drains; routelab runs the
 # same warm-up and measured cycles), SIZES ("8:0.3 16:0.15 32:0.075",
 # radix:load pairs), BIN (a routelab binary to run instead of building
-# one, scripts/routelab-bin.sh). Both rates are whole-process: cycles simulated over
+# one, scripts/lib.sh). Both rates are whole-process: cycles simulated over
 # CPU time (user + system) of the process, building included; BookSim's
 # cycle count is its own "Time taken is N cycles" (drain included).
 # See docs/performance.md for what the numbers mean.
@@ -49,9 +49,8 @@ if [ ! -x "$BOOKSIM" ]; then
 fi
 
 # --- routelab (release, core and CLI only) ------------------------------------
-[ -n "${BIN:-}" ] || echo "building routelab (cargo build --release --no-default-features)" >&2
-# shellcheck source=scripts/routelab-bin.sh
-. "$ROOT/scripts/routelab-bin.sh"
+# shellcheck source=scripts/lib.sh
+. "$ROOT/scripts/lib.sh"
 ROUTELAB="$(routelab_bin)"
 
 TMP="$(mktemp -d)"
@@ -59,10 +58,9 @@ trap 'rm -rf "$TMP"' EXIT
 
 rate() { awk -v c="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.0f", c / t; else print 0 }'; }
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "n/a" }'; }
 field() { python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+machine_line
 echo "DOR, uniform, 4 VCs x 8 flits, 1-flit packets; $PERIOD warm-up + $((3 * PERIOD)) measured cycles; median of $REPS"
 printf '%-8s %6s %14s %14s %8s\n' "torus" "load" "booksim c/s" "routelab c/s" "ratio"
 for pair in $SIZES; do

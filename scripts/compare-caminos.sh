@@ -13,7 +13,7 @@
 # REPS (5 runs of each, alternating; the median of each is reported),
 # ROUTELAB_FLAGS (extra `routelab sim` flags, e.g. "--engine-threads 2"),
 # BIN (a routelab binary to run instead of building one,
-# scripts/routelab-bin.sh).
+# scripts/lib.sh).
 # Installs caminos with `cargo install caminos --locked` if it is missing
 # (~5 min). See docs/performance.md for what the numbers mean.
 set -euo pipefail
@@ -44,9 +44,8 @@ if [ -z "$CAMINOS" ]; then
 fi
 
 # --- routelab (release, core and CLI only) ------------------------------------
-[ -n "${BIN:-}" ] || echo "building routelab (cargo build --release --no-default-features)" >&2
-# shellcheck source=scripts/routelab-bin.sh
-. "$ROOT/scripts/routelab-bin.sh"
+# shellcheck source=scripts/lib.sh
+. "$ROOT/scripts/lib.sh"
 ROUTELAB="$(routelab_bin)"
 
 TMP="$(mktemp -d)"
@@ -162,10 +161,9 @@ done
 
 cam_wall=$(median "$TMP/cam_wall") cam_cpu=$(median "$TMP/cam_cpu")
 rl_wall=$(median "$TMP/rl_wall") rl_cpu=$(median "$TMP/rl_cpu") rl_inner=$(median "$TMP/rl_inner")
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "n/a" }'; }
 echo
 echo "torus:8x8, DOR, uniform, $FLITS-flit packets, $BUFFER-flit buffers, load $LOAD, $WARMUP warm-up + $CYCLES measured cycles; median of $REPS"
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+machine_line
 printf '%-34s %12s %12s\n' "" "wall" "cpu"
 printf '%-34s %12s %12s\n' "caminos cycles/s (whole process)" "$cam_wall" "$cam_cpu"
 printf '%-34s %12s %12s\n' "routelab cycles/s (whole process)" "$rl_wall" "$rl_cpu"

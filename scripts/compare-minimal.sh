@@ -30,8 +30,8 @@
 # Cargo.lock) into target/minimal-engine.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# shellcheck source=scripts/routelab-bin.sh
-. "$ROOT/scripts/routelab-bin.sh"
+# shellcheck source=scripts/lib.sh
+. "$ROOT/scripts/lib.sh"
 BIN="$(BIN="${1:-${BIN:-}}" routelab_bin)"
 ROUNDS="${ROUNDS:-10}"
 LOADS="${LOADS:-0.3 0.5}"

@@ -12,8 +12,8 @@
 # only the speed is measured here.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# shellcheck source=scripts/routelab-bin.sh
-. "$ROOT/scripts/routelab-bin.sh"
+# shellcheck source=scripts/lib.sh
+. "$ROOT/scripts/lib.sh"
 BIN="$(BIN="${1:-}" routelab_bin)"
 ROUNDS="${ROUNDS:-7}"
 rate() {

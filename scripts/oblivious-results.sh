@@ -13,8 +13,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOPO="${1:-torus:8x8}"
-# shellcheck source=scripts/routelab-bin.sh
-. scripts/routelab-bin.sh
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
 B="$(routelab_bin)"
 SIM="--switch-model output-queued --vcs 8 --packet-flits 1 --warmup 2000 --cycles 10000"
 

@@ -9,8 +9,8 @@
 # BIN names the binary (default: a release build without the GUI, built
 # here). Needs GNU time (/usr/bin/time). Takes about 3 minutes at 6 rounds.
 set -euo pipefail
-# shellcheck source=scripts/routelab-bin.sh
-. "$(dirname "${BASH_SOURCE[0]}")/routelab-bin.sh"
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 B="$(routelab_bin)"
 ROUNDS="${1:-6}"
 case "$ROUNDS" in '' | *[!0-9]* | 0) echo "ROUNDS must be a positive whole number, got '$ROUNDS'" >&2; exit 2 ;; esac

@@ -11,7 +11,7 @@
 #     bash scripts/regress.sh compare DIR [BINARY]  # compare with DIR, byte for byte
 #
 # BINARY defaults to a release build without the GUI, built first
-# (scripts/routelab-bin.sh).
+# (scripts/lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,8 +21,8 @@ if [ -z "$MODE" ] || [ -z "$DIR" ]; then
     echo "usage: bash scripts/regress.sh save|compare DIR [BINARY]" >&2
     exit 2
 fi
-# shellcheck source=scripts/routelab-bin.sh
-. scripts/routelab-bin.sh
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
 BIN="$(BIN="${3:-}" routelab_bin)"
 
 # name | sim flags
