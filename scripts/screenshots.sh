@@ -101,6 +101,34 @@ for f in fattree irregular; do
     shot "$heat" "fabric-$f-heatmap.png" 1400x900 3000
 done
 
+# Live swaps (the stage's second pass): the curves after a swap at the
+# browser's default speed, a refused swap's way out, and two swaps in
+# presenter mode. Timed demos: each swap comes a few seconds into the
+# measured cycles, as a user's would.
+timed() {
+    local name="$1"
+    shift
+    local steps
+    steps="$(IFS=,; echo "$*")"
+    printf '{"demo": "routelab", "steps": [%s]}\n' "$steps" >"$DEMOS/$name.json"
+    echo "$DEMOS/$name.json"
+}
+echo "== live swaps"
+swap=$(timed swap-speed10 '{"at_ms": 0, "action": {"preset": "torus-dor-uniform.json"}}' \
+    '{"at_ms": 0, "action": {"speed": 10}}' '{"at_ms": 0, "action": {"play": true}}' \
+    '{"at_ms": 3000, "action": {"swap_routing": "dor:tie=random"}}')
+shot "$swap" stage-swap-speed10-1280x800.png 1280x800 3000
+refused=$(timed swap-refused '{"at_ms": 0, "action": {"preset": "torus-dor-tornado.json"}}' \
+    '{"at_ms": 0, "action": {"speed": 20}}' '{"at_ms": 0, "action": {"play": true}}' \
+    '{"at_ms": 1500, "action": {"swap_routing": "rlb"}}')
+shot "$refused" stage-swap-refused-1280x800.png 1280x800 3000
+two=$(timed two-swaps '{"at_ms": 0, "action": {"preset": "oblivious-c-torus8-tornado.json"}}' \
+    '{"at_ms": 0, "action": {"speed": 50}}' '{"at_ms": 0, "action": {"play": true}}' \
+    '{"at_ms": 2500, "action": {"swap_routing": "val"}}' \
+    '{"at_ms": 5000, "action": {"swap_routing": "rlb"}}')
+shot "$two" stage-two-swaps-1400x900.png 1400x900 6000
+shot "$two" presenter-two-swaps.png 1920x1080 6000 --presenter
+
 echo "== presenter mode at 1920x1080"
 for name in torus-dor-tornado drb-torus8-hotspot oblivious-c-torus8-tornado fattree-greedy paths-irregular-16; do
     case "$name" in fattree*) after=400 ;; *) after=3000 ;; esac
