@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Exact instruction counts of the engine (valgrind's callgrind) on four DOR
 # runs, for judging a change to the simulation core where this machine's
-# speed drifts too much for timings (docs/performance.md, "Engine, second
-# pass"):
+# speed drifts too much for timings (docs/performance.md, "How to repeat
+# them"):
 #
 #     bash scripts/callgrind-engine.sh [BINARY] [OUT_DIR]
 #

@@ -14,7 +14,7 @@ warm-up and 40 000 measured cycles (the `engine` bench's case); with
 them, `sim` gets exactly those. Use it for a change that instruction
 counts (`scripts/callgrind-engine.sh`) cannot judge: one that trades
 instructions for fewer mispredicted branches or cache misses
-(docs/performance.md, "Engine, nineteenth look").
+(docs/performance.md, "How to repeat them").
 """
 import re
 import statistics

@@ -2,7 +2,7 @@
 # routelab's engine against the smallest program that simulates the same
 # thing (scripts/minimal-engine: an 8x8 torus, DOR, uniform traffic,
 # routelab's default router, nothing else), for docs/performance.md
-# ("Engine, twenty-second look"): how much of routelab's time per cycle is
+# ("The minimal engine"): how much of routelab's time per cycle is
 # its generality.
 #
 #     ROUNDS=10 bash scripts/compare-minimal.sh [ROUTELAB_BINARY]

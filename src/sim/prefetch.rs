@@ -3,8 +3,8 @@
 //! On large networks (`torus:64x64`: 4.2 MB of flit rings, VC and
 //! channel records, and about 5.5 MB with the packet records and
 //! statistics, against a 2 MB L2) each flit-hop misses the cache on about eight
-//! records in eight arrays (docs/performance.md, "Where `torus:64x64`
-//! waits"). The events of a cycle are known before they are handled, so
+//! records in eight arrays (docs/performance.md, "Prefetching on large
+//! networks"). The events of a cycle are known before they are handled, so
 //! the records of an event a few places ahead are requested while the
 //! current one is handled. A prefetch is only a hint: it reads nothing,
 //! changes nothing and cannot fault, so results are the same with or

@@ -30,7 +30,7 @@ use std::sync::Arc;
 /// rather than behind the endpoint layer's pointer, and a hop neither
 /// tests whether blocked cycles are counted nor tells the watchdog per
 /// switch (1.1 % fewer instructions on `torus:8x8` at 0.3 and 0.05,
-/// docs/performance.md, "Engine, sixteenth look"). The results are the
+/// docs/performance.md, "What was tried", look 16). The results are the
 /// same: the same answers, counters and faults, and the watchdog hears of
 /// the cycle's progress once, at its end, as it did per switch.
 pub(crate) struct SharedHops<'a> {

@@ -8,9 +8,10 @@
 //!
 //! Why not a calendar (hosts filed by their next cycle): at load 0.3 a
 //! third of the hosts are due every cycle and the filing costs what it
-//! saves (docs/performance.md, "Engine, fourth pass"). The dense array of
-//! due cycles is compared 64 hosts at a time instead, a few instructions a
-//! host, then only the due ones are visited ("Engine, fifth pass").
+//! saves (docs/performance.md, "Generation and injection", and "What was
+//! tried", passes 4 and 5). The dense array of due cycles is compared 64
+//! hosts at a time instead, a few instructions a host, then only the due
+//! ones are visited.
 
 use super::injection::{Arrivals, Process};
 use crate::rng::SimRng;

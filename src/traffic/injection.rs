@@ -53,7 +53,7 @@ crate::spec_options::keyword_enum!(Process);
 /// The integer is signed: the same value for `0 <= x < 2^52`, and x86-64
 /// converts a signed integer in one instruction each way, where the
 /// unsigned round trip took about 20 (callgrind, docs/performance.md
-/// "Engine, fifteenth look").
+/// "Generation and injection").
 #[inline]
 fn floor_non_negative(x: f64) -> f64 {
     if x < 4_503_599_627_370_496.0 {

@@ -3,7 +3,7 @@
 //! --traffic uniform --packet-flits F --buffer-flits D` simulates, cycle
 //! for cycle, with none of routelab's generality, so that the time routelab
 //! spends on that generality can be measured (`scripts/compare-minimal.sh`,
-//! docs/performance.md, "Engine, twenty-second look"). `F` is 1 or 16 and
+//! docs/performance.md, "The minimal engine"). `F` is 1 or 16 and
 //! `D` 8 or 32: one-flit packets in 8-flit buffers are the `engine` bench's
 //! and BookSim2 comparison's shape, 16-flit packets in 32-flit buffers the
 //! CAMINOS comparison's.
@@ -37,7 +37,7 @@
 //! that are coin tosses under random traffic (which hosts have an arrival
 //! due, which VC proposes, whether a flit leaves for a host or a switch)
 //! are selects, not branches. It was measured to be the fastest of the
-//! versions tried (docs/performance.md).
+//! versions tried (docs/performance.md, "The minimal engine").
 
 use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;

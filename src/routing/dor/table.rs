@@ -1,6 +1,6 @@
 //! [`TabulatedDor`]: DOR's answers with its default rules, worked out once
 //! when the routing is built and looked up per hop (docs/performance.md,
-//! "Engine, eighth pass").
+//! "Tables and lookahead routing").
 
 use super::{CubeDor, TieRule, VcClasses};
 use crate::routing::{
@@ -24,8 +24,8 @@ use std::sync::Arc;
 ///   cache beside the simulation's own state).
 ///
 /// The same answers (a unit test compares them with [`CubeDor`]'s), in
-/// fewer instructions for the whole run (docs/performance.md, "Engine,
-/// eighth pass" and "ninth pass"). A type of its own, not a test inside
+/// fewer instructions for the whole run (docs/performance.md, "What was
+/// tried", passes 8 and 9). A type of its own, not a test inside
 /// [`CubeDor`]: such a test cost the runs that still work the answers out
 /// 0.5 %.
 #[derive(Clone, Debug)]

@@ -841,7 +841,7 @@ const SWITCHES_AHEAD: usize = 2;
 /// one or two of its five at light load, which ones is known only once
 /// its heads are routed, and asking for all of them cost more than the
 /// misses it saved (`torus:64x64` at 0.05, 10 % fewer instructions and
-/// 3-10 % less time; docs/performance.md, "Engine, fourteenth look").
+/// 3-10 % less time; docs/performance.md, "What was tried", look 14).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn prefetch_switch<F: Family>(

@@ -74,7 +74,7 @@ const PREFETCH_ABOVE: usize = 2 << 20;
 /// stays in the cache and blocks only cost instructions): 256 switches'
 /// input buffers and records take about 230 kB with 2 VCs of 8 flits and 5
 /// ports, a quarter of this machine's 1 MB L2 per core (docs/performance.md,
-/// "Engine, eleventh look").
+/// "Time wheels and arrival blocks").
 const BLOCK_SWITCHES: usize = 256;
 
 /// `$body` compiled for the router's shape, `($vcs, $depth)`: with `$V`
@@ -83,7 +83,7 @@ const BLOCK_SWITCHES: usize = 256;
 /// CAMINOS script with 16-flit packets, issue 24's configuration), else
 /// both 0 (the copy that reads them at run time, [`shape`]). With them as
 /// constants the index arithmetic is shifts and the VC loops unroll
-/// (docs/performance.md, "Engine, sixteenth look"); the code is the same
+/// (docs/performance.md, "The compiled copies"); the code is the same
 /// either way, so the results are. The one list of compiled shapes.
 macro_rules! with_shape {
     ($vcs:expr, $depth:expr, |$V:ident, $D:ident| $body:expr) => {
@@ -190,7 +190,7 @@ struct FlitEvent {
 /// the switch is counted there either way), so the packet's record and
 /// the table leave the chain of loads the head's routing waits on, and the
 /// lookup overlaps the rest of the sending switch's work
-/// (docs/performance.md, "Engine, nineteenth look"). Packed in 2 bytes,
+/// (docs/performance.md, "Tables and lookahead routing"). Packed in 2 bytes,
 /// which fit in the padding of [`FlitEvent`] and [`InputVc`] (neither
 /// grows): the port in the low byte, the lowest and highest VC in a
 /// nibble each (at most 16 VCs). [`Ahead::NONE`] for none: a body flit, a
@@ -204,8 +204,8 @@ struct Ahead(u16);
 /// run of `packet_flits`-flit packets on one thread: only for one-flit
 /// packets. With longer packets heads are few, and the lookahead's code
 /// around every body flit cost more than it saved (16-flit packets ran
-/// 4.8 % faster without it, docs/performance.md, "Engine, twentieth
-/// look"), so their loop is compiled without it (`allocate_span`'s
+/// 4.8 % faster without it, docs/performance.md, "Tables and lookahead
+/// routing"), so their loop is compiled without it (`allocate_span`'s
 /// `LOOK`). Split cycles (two threads) always look ahead. Either way every
 /// answer is the table's: only the speed changes.
 #[inline(always)]
