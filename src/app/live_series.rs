@@ -2,7 +2,7 @@
 //! and run. The plots ([`super::plots::live_curves_ui`]) draw these rows
 //! and nothing else, and File → Export curves as CSV and
 //! `routelab app FILE --screenshot PNG --curves-csv CSV` write them
-//! ([`csv`]), so the numbers a script reads are the points on the screen.
+//! ([`csv()`]), so the numbers a script reads are the points on the screen.
 //!
 //! A window is `window_start..window_end` (cycles, or time slices on the
 //! time-slice model): the simulation closes one on every multiple of the

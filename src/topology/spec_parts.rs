@@ -1,7 +1,7 @@
 //! The parts of a topology spec every kind's entry parses the same way
 //! (the size after the kind, `:hosts=H`, `PREFIX:PATH`) and the error
 //! they give. A leaf: the kinds' files import it, and the spec parser
-//! ([`super::spec`]), which reads the registry of those kinds, adds the
+//! (`spec.rs`, [`super::TopologySpec`]), which reads the registry of those kinds, adds the
 //! accepted forms to the errors.
 
 use super::TopologyError;
