@@ -25,7 +25,10 @@
 # says which settings its numbers used). EXTRA adds routings to the table.
 # DRB_OPTS is appended to every DRB spec the script builds: the tables
 # measured before stretch=0 and latency=network became DRB's defaults
-# (2026-11-23) come back with DRB_OPTS=:stretch=any:latency=total.
+# (2026-11-23) come back with DRB_OPTS=:stretch=any:latency=total. Every
+# DRB spec then goes through drb_as_before (scripts/drb-router.sh): the
+# tables were measured with ties to + (`tie=plus`, drb's default before
+# 2026-12-01); DRB_TIE="" runs today's default, ties drawn per message.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,8 +37,8 @@ STEPS="${STEPS:-tau sweeps table hotspot buffers}"
 EXTRA="${EXTRA:-}"
 mkdir -p "$OUT"
 # BIN: a routelab binary to use instead of building one.
-# shellcheck source=scripts/routelab-bin.sh
-. "$(dirname "${BASH_SOURCE[0]}")/routelab-bin.sh"
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 B="$(routelab_bin)"
 
 # The routers (COMMON: the presets'; COMMON3: 3-flit buffers).
@@ -78,12 +81,12 @@ tol_of() { # tau -> the presets' tolerance: the lower edge of the dead band
 }
 drb_spec() { # topology -> the preset's drb spec (DRB=SPEC overrides it)
     if [ -n "${DRB:-}" ]; then
-        echo "$DRB"
+        drb_as_before "$DRB"
         return
     fi
     local t
     t=$(tau_of "$1")
-    echo "drb:tau=$t:tolerance=$(tol_of "$t")${DRB_OPTS:-}"
+    drb_as_before "drb:tau=$t:tolerance=$(tol_of "$t")${DRB_OPTS:-}"
 }
 
 step_tau() {
@@ -242,7 +245,7 @@ step_buffers() {
     python3 scripts/drb_knee.py <"$OUT/buffers-tau-sweep.json" >"$OUT/buffers-tau.json"
     local t
     t=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['tau'])" "$OUT/buffers-tau.json")
-    drb="drb:tau=$t:tolerance=$(tol_of "$t")${DRB_OPTS:-}"
+    drb=$(drb_as_before "drb:tau=$t:tolerance=$(tol_of "$t")${DRB_OPTS:-}")
     {
         echo "torus:8x8 with 3-flit buffers (τ = $t): saturation throughput (fraction of capacity)."
         echo
@@ -252,7 +255,7 @@ step_buffers() {
     for traffic in "${TRAFFICS[@]}"; do
         local f="$OUT/buffers-$traffic.json"
         "$B" sweep --topology "$topo" --traffic "$(traffic_spec "$topo" "$traffic")" "${COMMON3[@]}" \
-            --routing dor --routing "$drb" --routing "$drb:ack=delay" --routing drb:limit=random --routing adaptive \
+            --routing dor --routing "$drb" --routing "$drb:ack=delay" --routing "$(drb_as_before drb:limit=random)" --routing adaptive \
             --loads 0.04:0.80:0.04 --no-stop --json >"$f"
         python3 - "$traffic" "$f" >>"$OUT/buffers.md" <<'EOF'
 import json, sys

@@ -31,7 +31,10 @@
 # drb:tau=0.054:tolerance=0.026 (3-flit); DRB_OPTS is appended to both
 # (DRB_OPTS=:stretch=any:latency=total gives the readings used before
 # 2026-11-23, when minimal MSPs and the network latency became DRB's
-# defaults). WARMUP and CYCLES default to drb-results.sh's 20000 and
+# defaults). Both then go through drb_as_before (scripts/drb-router.sh):
+# the tables were measured before 2026-12-01, with ties to + (`tie=plus`)
+# and τ = 0.023 in a spec without tau=; DRB_TAU="" DRB_TIE="" run today's
+# defaults. WARMUP and CYCLES default to drb-results.sh's 20000 and
 # 40000. About 45 s per seed with WARMUP=10000 CYCLES=20000 and 85 s with
 # the defaults, on two cores (a sweep runs its loads on every core).
 set -euo pipefail
@@ -43,13 +46,15 @@ STEPS="${STEPS:-sat1 sat3 hot1 hot3 hot3d summary}"
 DRB1="${DRB1:-drb:tau=0.02:tolerance=0.01}${DRB_OPTS:-}"
 DRB3="${DRB3:-drb:tau=0.054:tolerance=0.026}${DRB_OPTS:-}"
 mkdir -p "$OUT"
-# shellcheck source=scripts/routelab-bin.sh
-. "$(dirname "${BASH_SOURCE[0]}")/routelab-bin.sh"
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 B="$(routelab_bin)"
 
 # The same routers as drb-results.sh (COMMON, COMMON3).
 # shellcheck source=scripts/drb-router.sh
 . scripts/drb-router.sh
+DRB1=$(drb_as_before "$DRB1")
+DRB3=$(drb_as_before "$DRB3")
 TOPO=torus:8x8
 HOT=hotspot:fraction=0.1:nodes=27
 TRAFFICS=(uniform transpose bitrev)

@@ -17,7 +17,11 @@
 #             VC count changed), 10000 + 20000 cycles, loads 0.02..0.40
 #             step 0.02, --no-stop (docs/results.md's short runs)
 # SEEDS, VCS, ROUTERS and ROUTINGS narrow it down (ROUTERS="" only prints
-# the table of what OUT_DIR holds). Writes OUT_DIR/<router>-
+# the table of what OUT_DIR holds). Every drb spec goes through
+# drb_as_before (scripts/drb-router.sh): the tables were measured before
+# 2026-12-01, when a bare `drb` was drb:tau=0.023:tolerance=0.011:tie=plus;
+# DRB_TAU="" DRB_TIE="" run today's defaults (τ from the router's knee,
+# ties drawn per message). Writes OUT_DIR/<router>-
 # vcs<V>-seed<S>.json and prints one markdown table, mean (min..max) over
 # the seeds, each routing's ratio to dor:tie=random taken per seed.
 set -euo pipefail
@@ -29,11 +33,13 @@ read -r -a VC_LIST <<<"${VCS:-8 12}"
 read -r -a ROUTER_LIST <<<"${ROUTERS-default presets}"
 read -r -a ROUTING_LIST <<<"${ROUTINGS:-dor:tie=random drb drb:single-step=classes drb:ack=delay drb:max-size=0 drb:tie=random drb:tie=random:ack=delay}"
 mkdir -p "$OUT"
-# shellcheck source=scripts/routelab-bin.sh
-. "$(dirname "${BASH_SOURCE[0]}")/routelab-bin.sh"
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 B="$(routelab_bin)"
+# shellcheck source=scripts/drb-router.sh
+. "$(dirname "${BASH_SOURCE[0]}")/drb-router.sh"
 ARGS=()
-for r in "${ROUTING_LIST[@]}"; do ARGS+=(--routing "$r"); done
+for r in "${ROUTING_LIST[@]}"; do ARGS+=(--routing "$(drb_as_before "$r")"); done
 
 for router in "${ROUTER_LIST[@]}"; do
     case "$router" in

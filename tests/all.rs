@@ -16,6 +16,7 @@ mod cli_routings;
 mod cli_timeslice;
 mod deadlock;
 mod drb;
+mod drb_threshold;
 mod drb_ui;
 mod engine_threads;
 mod fabric_import;

@@ -106,6 +106,45 @@ pub struct DrbReport {
     /// Width changes over all pairs.
     pub changes: u64,
     pub acks: u64,
+    /// The threshold τ and dead band Tol the run used, and where they come
+    /// from.
+    pub threshold: ThresholdReport,
+}
+
+/// DRB's τ and Tol in a run (`DrbSpec::threshold`): given in the spec,
+/// read on the knee of its static routing on the run's router, or its
+/// constants (no knee found, no router known, or the random limit).
+#[derive(Debug, Serialize)]
+pub struct ThresholdReport {
+    pub tau: f64,
+    pub tolerance: f64,
+    /// Where τ comes from: `spec`, `knee`, `no_knee` (looked for, not
+    /// found: the constants), `no_router` (built without one: the
+    /// constants) or `unused` (`limit=random`).
+    pub source: &'static str,
+    /// `spec` when `tolerance=` was given, else `tau` (τ/(2(1 + τ)) of
+    /// this τ, or the constant beside the constant τ).
+    pub tolerance_source: &'static str,
+    /// The same in words (the readable summary's line).
+    pub summary: String,
+    /// The knee looked for: the static routing and latency, the low-load
+    /// probe (L0), the knee (load, latency, network latency), or why there
+    /// is none; probes and cycles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub knee: Option<crate::routing::Knee>,
+}
+
+impl ThresholdReport {
+    fn of(t: &crate::routing::drb::Threshold) -> ThresholdReport {
+        ThresholdReport {
+            tau: t.tau,
+            tolerance: t.tolerance,
+            source: t.source_name(),
+            tolerance_source: if t.tolerance_given { "spec" } else { "tau" },
+            summary: t.describe(),
+            knee: t.knee().map(|k| (**k).clone()),
+        }
+    }
 }
 
 impl DrbReport {
@@ -121,6 +160,7 @@ impl DrbReport {
             canonical_share: c.canonical_share(),
             changes: c.changes,
             acks: c.acks,
+            threshold: ThresholdReport::of(&drb.spec().threshold()),
         })
     }
 }
@@ -308,6 +348,7 @@ pub fn readable(r: &SimReport) -> String {
             d.changes,
             d.acks
         ));
+        out.push_str(&format!("drb τ     {}\n", d.threshold.summary));
     }
     out
 }

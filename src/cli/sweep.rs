@@ -202,6 +202,7 @@ pub fn run(a: SweepArgs) -> Result<(), CliError> {
         if report.points.len() < loads.len() {
             super::emit(&skipped(&loads[report.points.len()..]))?;
         }
+        super::emit(&thresholds([&report]))?;
     }
     if let Some(path) = &a.csv {
         write_file(path, &csv_text(&report)?)?;
@@ -299,6 +300,7 @@ fn run_several(a: &SweepArgs, scenarios: Vec<Planned>, loads: &[f64]) -> Result<
         super::emit(&(serde_json::to_string(&runs).unwrap_or_default() + "\n"))?;
     } else {
         super::emit(&side_by_side(&runs))?;
+        super::emit(&thresholds(runs.routings.iter().map(|r| &r.report)))?;
     }
     if let Some(path) = &a.csv {
         let mut text = String::new();
@@ -319,6 +321,24 @@ fn run_several(a: &SweepArgs, scenarios: Vec<Planned>, loads: &[f64]) -> Result<
         write_file(path, &text)?;
     }
     Ok(())
+}
+
+/// For each DRB sweep, the τ and tolerance its runs used and where they
+/// come from (one line each; the same at every load: the knee does not
+/// depend on the load).
+fn thresholds<'a>(reports: impl IntoIterator<Item = &'a SweepReport>) -> String {
+    let mut out = String::new();
+    for r in reports {
+        if let Some(p) = r.points.first()
+            && let Some(d) = &p.report.drb
+        {
+            out.push_str(&format!(
+                "{}: {}\n",
+                p.report.summary.routing, d.threshold.summary
+            ));
+        }
+    }
+    out
 }
 
 /// A CSV field, quoted when it holds a comma or a quote.

@@ -1,13 +1,17 @@
 //! The vocabulary of the routing registry ([`super::registry`]): a
 //! routing's entry ([`RoutingKind`]), its parsed and buildable spec
-//! ([`RoutingBuild`]) and the families `--compare` runs. Every routing file
-//! declares its entry with these; the registry lists them.
+//! ([`RoutingBuild`]), the families `--compare` runs, and what a routing
+//! reads of the router in use before it is built ([`KneeRequest`],
+//! [`Knee`]: DRB's threshold). Every routing file declares its entry with
+//! these; the registry lists them.
 
 use super::law::Law;
 use super::{Acknowledgement, Routing};
 use crate::spec_options::{Options, Spec};
 use crate::topology::Network;
+use serde::Serialize;
 use std::fmt::Debug;
+use std::sync::Arc;
 
 /// A group of routings that `--compare` runs together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -92,6 +96,121 @@ pub trait RoutingBuild: Send + Sync + Debug {
     /// (the default) keeps a routing out of the analysis.
     fn law(&self) -> Option<Law> {
         None
+    }
+    /// The knee this spec reads the defaults it leaves unset from, on
+    /// `net`: DRB's threshold τ and dead band Tol (Franco et al. §3: ThL =
+    /// L_c(1 + τ)) when `tau=` is not given. `None` (the default) for a
+    /// routing with nothing to read, or a spec that gives it or already
+    /// has its knee ([`RoutingBuild::with_knee`]). Whoever builds the
+    /// routing with a router at hand measures the knee there
+    /// (`sim::knee`: the scenario's `prepare` and a live swap) and applies
+    /// it; built without one, the routing takes its constants.
+    fn knee_request(&self, _net: &Network) -> Option<KneeRequest> {
+        None
+    }
+    /// This spec with `knee` applied to the defaults it leaves unset, for
+    /// a spec whose [`RoutingBuild::knee_request`] asked for it (`None`
+    /// otherwise). Its canonical spelling does not change: the knee is the
+    /// default's value on that router, not an option.
+    fn with_knee(&self, _knee: &Arc<Knee>) -> Option<Box<dyn RoutingBuild>> {
+        None
+    }
+}
+
+/// Which latency a threshold is read on at the knee: the one the routing
+/// compares with it (DRB's `latency` option, eq. 3's reading).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KneeLatency {
+    /// Head injection to tail delivery: the mean latency less the wait in
+    /// the source queue.
+    Network,
+    /// Generation to tail delivery (the wait in the source queue
+    /// included): τ is then 1 by construction, the latency having doubled.
+    Total,
+}
+
+/// What a routing's router-dependent defaults are read from
+/// ([`RoutingBuild::knee_request`]): the knee of `static_routing`'s mean
+/// latency under uniform traffic, on the network, switch model, router and
+/// arrival process in use, read on `latency`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct KneeRequest {
+    /// The static routing simulated, canonical (`dor:tie=random`, `dor`).
+    pub static_routing: String,
+    pub latency: KneeLatency,
+}
+
+/// One load of a knee's measurement: a probe's results, or the knee
+/// interpolated between two probes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct KneePoint {
+    /// Offered load, flits per host per cycle.
+    pub load: f64,
+    /// The same as a fraction of the uniform-traffic capacity.
+    pub load_fraction: f64,
+    /// Mean latency of the measured packets, generation to tail delivery.
+    pub latency: f64,
+    /// Their mean network latency, head injection to tail delivery.
+    pub network_latency: f64,
+}
+
+/// Digits τ and the tolerance are rounded to: what `routelab sim` prints
+/// is what the run uses, so `drb:tau=T:tolerance=D` typed from it runs the
+/// same.
+pub const THRESHOLD_DIGITS: i32 = 3;
+
+/// `x` rounded to [`THRESHOLD_DIGITS`] decimals.
+pub fn threshold_rounded(x: f64) -> f64 {
+    let f = 10f64.powi(THRESHOLD_DIGITS);
+    (x * f).round() / f
+}
+
+/// The dead band that goes with threshold τ: Tol = τ/(2(1 + τ)), which
+/// puts the band's lower edge ThL(1 - Tol) halfway between L_c and ThL, so
+/// a metapath widened at ThL can narrow again (rounded,
+/// [`THRESHOLD_DIGITS`]).
+pub fn tolerance_of(tau: f64) -> f64 {
+    threshold_rounded(tau / (2.0 * (1.0 + tau)))
+}
+
+/// The knee of a static routing's latency curve under uniform traffic on
+/// one network and router (issue 27's reading, `scripts/drb_knee.py
+/// --reading double`): L0 is the mean latency at a low load, the knee the
+/// offered load at which the mean latency reaches 2·L0, and τ the latency
+/// the routing compares with its threshold at the knee over the same at
+/// the low load, less one. `sim::knee` measures it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Knee {
+    pub request: KneeRequest,
+    /// The low-load probe: L0 (`latency`) and the network latency there.
+    pub low: Option<KneePoint>,
+    /// The knee, interpolated between the two probes around it.
+    pub knee: Option<KneePoint>,
+    /// Why no knee was found, when none was (the routing then takes its
+    /// constants).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_found: Option<String>,
+    /// Probes simulated, and their cycles in all (warm-ups included).
+    pub probes: u32,
+    pub cycles: u64,
+}
+
+impl Knee {
+    /// τ at the knee, on the requested latency (rounded,
+    /// [`THRESHOLD_DIGITS`]); `None` when no knee was found.
+    pub fn tau(&self) -> Option<f64> {
+        let (low, knee) = (self.low?, self.knee?);
+        let (at_low, at_knee) = match self.request.latency {
+            KneeLatency::Network => (low.network_latency, knee.network_latency),
+            KneeLatency::Total => (low.latency, knee.latency),
+        };
+        (at_low > 0.0 && at_knee.is_finite())
+            .then(|| threshold_rounded((at_knee / at_low - 1.0).max(0.0)))
+    }
+    /// The dead band that goes with [`Knee::tau`] ([`tolerance_of`]).
+    pub fn tolerance(&self) -> Option<f64> {
+        self.tau().map(tolerance_of)
     }
 }
 

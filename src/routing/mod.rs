@@ -58,7 +58,10 @@ pub use candidates::{Candidate, Candidates, MAX_CANDIDATES};
 pub use dmodk::DModK;
 pub use dor::{CubeDor, DorLaw, DorSpec, Ecube, TabulatedDor, TieRule, VcClasses};
 pub use feedback::{Acknowledgement, Feedback};
-pub use kind::{Family, RoutingBuild, RoutingKind};
+pub use kind::{
+    Family, Knee, KneeLatency, KneePoint, KneeRequest, RoutingBuild, RoutingKind, THRESHOLD_DIGITS,
+    threshold_rounded, tolerance_of,
+};
 pub use law::{
     DimDraw, DimOrder, DimStep, Dir, Law, ObliviousLaw, box_coords, distance, in_box, minimal_dirs,
     one_phase, permutations,

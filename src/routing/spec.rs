@@ -4,7 +4,7 @@
 //! `dmodk`, and path-selection tables `paths:LEGAL:SELECT[:opts]`
 //! ([`crate::paths`]).
 
-use super::kind::{Family, RoutingBuild};
+use super::kind::{Family, Knee, KneeRequest, RoutingBuild};
 use super::registry;
 use super::{Acknowledgement, Routing};
 use crate::topology::Network;
@@ -177,6 +177,25 @@ impl RoutingSpec {
     /// what `--compare` runs.
     pub fn family_members(&self, net: &Network) -> Vec<String> {
         registry::family_members(self.family(), net, self.build.as_ref())
+    }
+
+    /// The knee its unset defaults are read from on `net`, when it has
+    /// any ([`RoutingBuild::knee_request`]: DRB without `tau=`).
+    pub fn knee_request(&self, net: &Network) -> Option<KneeRequest> {
+        self.build.knee_request(net)
+    }
+
+    /// The spec with `knee` applied to the defaults it leaves unset
+    /// ([`RoutingBuild::with_knee`]); itself when it reads none. The
+    /// canonical spelling is the same.
+    pub fn with_knee(&self, knee: &Arc<Knee>) -> RoutingSpec {
+        match self.build.with_knee(knee) {
+            Some(build) => RoutingSpec {
+                kind: self.kind,
+                build: Arc::from(build),
+            },
+            None => self.clone(),
+        }
     }
 
     /// The parsed spec of the routing behind it, e.g.

@@ -7,6 +7,7 @@ pub mod worst;
 
 use crate::rng::{Stream, stream};
 use crate::routing::{RoutingSpec, Selection};
+use crate::sim::knee::{self, KneeJob, KneeSetup};
 use crate::sim::{
     MeasureConfig, PortPriority, RouterConfig, Simulation, SwitchModelKind, Switching,
     TrafficConfig,
@@ -140,6 +141,8 @@ impl ScenarioError {
 /// The parts a scenario builds before it runs.
 pub struct Built {
     pub network: Arc<Network>,
+    /// The routing spec, its router-dependent defaults read on this
+    /// scenario's router (DRB's τ from the knee: [`crate::sim::knee`]).
     pub routing: RoutingSpec,
     /// The traffic pattern instantiated on the network.
     pub pattern: Pattern,
@@ -314,14 +317,25 @@ impl Scenario {
         )
     }
 
-    /// Build the network and check routing and traffic against it.
+    /// Build the network and check routing and traffic against it. A
+    /// routing with router-dependent defaults (DRB without `tau=`) gets
+    /// them read on this scenario's network, switch model, router and
+    /// arrival process ([`crate::sim::knee`]: the kept knee, or measured
+    /// now, once the scenario has passed every other check).
     pub fn prepare(&self) -> Result<Built, ScenarioError> {
-        let problems = self.problems();
-        if !problems.is_empty() {
-            return Err(ScenarioError { problems });
+        let mut built = self.prepare_as_given()?;
+        if built.routing.knee_request(&built.network).is_some() {
+            built.routing = knee::resolve(&built.routing, &self.knee_setup(&built.network));
+            built.tables =
+                Simulation::build_routing(&built.routing, &built.network, self.vcs).map_err(one)?;
         }
+        Ok(built)
+    }
+
+    /// The network, as this scenario builds it (its per-switch overrides
+    /// applied), checked against the state limits.
+    fn network(&self) -> Result<Arc<Network>, ScenarioError> {
         let topo: TopologySpec = self.topology.parse().map_err(one)?;
-        let routing: RoutingSpec = self.routing.parse().map_err(one)?;
         let mut network = topo.build().map_err(one)?;
         apply_overrides(&mut network, &self.switches)
             .map_err(|problems| ScenarioError { problems })?;
@@ -333,6 +347,51 @@ impl Scenario {
                 self.topology
             )));
         }
+        Ok(network)
+    }
+
+    /// What a knee is read on for this scenario on `network`: its switch
+    /// model, router and arrival process.
+    pub fn knee_setup(&self, network: &Arc<Network>) -> KneeSetup {
+        KneeSetup::new(
+            network.clone(),
+            self.switch_model,
+            self.router_config(),
+            self.process,
+        )
+    }
+
+    /// The measurement this scenario with `routing` (a spec; the
+    /// scenario's own routing does not matter) would make before it
+    /// builds: `None` when the routing reads no knee, its knee is kept, or
+    /// the scenario does not build anyway. The app runs it a frame at a
+    /// time before it applies the scenario.
+    pub fn knee_job(&self, routing: &str) -> Option<KneeJob> {
+        let spec: RoutingSpec = routing.parse().ok()?;
+        let network = self.network().ok()?;
+        let request = spec.knee_request(&network)?;
+        let setup = self.knee_setup(&network);
+        if knee::cached(&setup, &request).is_some() {
+            return None;
+        }
+        Scenario {
+            routing: routing.to_string(),
+            ..self.clone()
+        }
+        .prepare_as_given()
+        .ok()?;
+        Some(KneeJob::new(setup, request))
+    }
+
+    /// [`Scenario::prepare`] with the routing's defaults as the spec has
+    /// them (no knee read).
+    fn prepare_as_given(&self) -> Result<Built, ScenarioError> {
+        let problems = self.problems();
+        if !problems.is_empty() {
+            return Err(ScenarioError { problems });
+        }
+        let routing: RoutingSpec = self.routing.parse().map_err(one)?;
+        let network = self.network()?;
         let mut problems = Vec::new();
         if let Err(e) = self.switch_model.check(&network, &routing) {
             problems.push(e);
@@ -385,7 +444,9 @@ impl Scenario {
         self.simulation(built.network, built.tables, built.pattern)
     }
 
-    /// Build on an existing network (sweeps share one) with a routing.
+    /// Build on an existing network (sweeps share one) with a routing
+    /// (its router-dependent defaults read on this scenario's router, as
+    /// [`Scenario::prepare`] does, when `routing` has not had them yet).
     pub fn build_on(
         &self,
         network: Arc<Network>,
@@ -405,6 +466,16 @@ impl Scenario {
         if let Some(p) = self.router_config().routing_problem(routing) {
             return Err(ScenarioError::one(p));
         }
+        let resolved;
+        let routing = if routing.knee_request(&network).is_some() {
+            // Checked as given first: a routing that does not build here
+            // reads no knee.
+            Simulation::build_routing(routing, &network, self.vcs).map_err(one)?;
+            resolved = knee::resolve(routing, &self.knee_setup(&network));
+            &resolved
+        } else {
+            routing
+        };
         let routing = Simulation::build_routing(routing, &network, self.vcs).map_err(one)?;
         self.simulation(network, routing, pattern)
     }

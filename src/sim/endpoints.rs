@@ -1035,6 +1035,10 @@ impl Endpoints {
     pub fn load(&self) -> f64 {
         self.traffic.load
     }
+    /// The hosts' inter-arrival process.
+    pub fn process(&self) -> Process {
+        self.traffic.process
+    }
     /// Acknowledgements not yet heard by their sources.
     pub fn outstanding_acks(&self) -> usize {
         self.acks.outstanding()

@@ -297,15 +297,18 @@ impl Simulation {
         Ok(())
     }
 
-    /// Build `spec` for this run and swap it in ([`Simulation::set_routing`]).
-    pub fn swap_routing(&mut self, spec: &RoutingSpec) -> Result<(), String> {
+    /// The routing `spec` builds for a live swap on this run, or why the
+    /// run refuses it (its router, its switch model or its VCs). The
+    /// spec's router-dependent defaults are taken as they are:
+    /// [`Simulation::swap_routing`] (in `knee.rs`, which runs simulations
+    /// of its own and so sits above this file) resolves them first.
+    pub(crate) fn routing_for_swap(&self, spec: &RoutingSpec) -> Result<Box<dyn Routing>, String> {
         if let Some(p) = self.router.routing_problem(spec) {
             return Err(p);
         }
         self.kind.check(&self.net, spec)?;
-        let routing = Self::build_routing(spec, &self.net, self.router.vcs - self.ep.ack_vcs())
-            .map_err(|e| e.to_string())?;
-        self.set_routing(routing)
+        Self::build_routing(spec, &self.net, self.router.vcs - self.ep.ack_vcs())
+            .map_err(|e| e.to_string())
     }
 
     /// Send one packet from host `src` to host `dst`, generated now, on top

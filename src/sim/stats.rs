@@ -91,6 +91,9 @@ pub struct Stats {
     delivered_packets: u64,
     injected_packets: u64,
     hops_sum: u64,
+    /// Cycles the measured packets delivered waited in their source queue,
+    /// in all (for their network latency, [`Stats::mean_network_latency`]).
+    queued_sum: u64,
     /// Per channel id (one struct: the hot path touches one cache line).
     channels: Vec<ChannelCounters>,
     by_dst_switch: Vec<(u64, u64)>,
@@ -130,6 +133,7 @@ impl Stats {
             delivered_packets: 0,
             injected_packets: 0,
             hops_sum: 0,
+            queued_sum: 0,
             channels: vec![ChannelCounters::default(); channels],
             by_dst_switch: vec![(0, 0); switches],
             by_src_switch: vec![(0, 0); switches],
@@ -239,6 +243,7 @@ impl Stats {
             self.delivered_packets += 1;
             self.latency.record(d.latency);
             self.hops_sum += d.hops;
+            self.queued_sum += d.queued;
             let x = &mut self.by_dst_switch[d.dst_switch as usize];
             x.0 += d.latency;
             x.1 += 1;
@@ -324,6 +329,20 @@ impl Stats {
     /// Switch-to-switch hops of the measured packets delivered.
     pub fn hops_sum(&self) -> u64 {
         self.hops_sum
+    }
+    /// Cycles the measured packets delivered spent in their source queues,
+    /// in all.
+    pub fn queued_sum(&self) -> u64 {
+        self.queued_sum
+    }
+    /// Mean network latency of the measured packets delivered: head
+    /// injection to tail delivery, the mean latency less the mean wait in
+    /// the source queue (0 when none was delivered).
+    pub fn mean_network_latency(&self) -> f64 {
+        if self.delivered_packets == 0 {
+            return 0.0;
+        }
+        self.latency.mean() - self.queued_sum as f64 / self.delivered_packets as f64
     }
     /// Per-pair statistics, when the run gathers them.
     pub fn pairs(&self) -> Option<&PairStats> {

@@ -67,14 +67,14 @@ pub mod supernode;
 pub use metapath::{Change, Decision, Metapath, Msp, Params};
 pub use spec::{
     DEFAULT_MAX_SIZE, DEFAULT_MAX_WIDTH, DEFAULT_STRETCH, DEFAULT_TAU, DEFAULT_TOLERANCE, DrbSpec,
-    Limit, MAX_WIDTH, MspLatency, SingleStep,
+    Limit, MAX_WIDTH, MspLatency, SingleStep, Threshold, ThresholdSource,
 };
 pub use steps::Steps;
 pub use supernode::{SupernodeType, members};
 
 pub(in crate::routing) use spec::KIND;
 
-use super::kind::RoutingBuild;
+use super::kind::{Knee, KneeLatency, KneeRequest, RoutingBuild};
 use super::{
     Acknowledgement, Candidates, Feedback, Hop, PacketInfo, RouteState, Routing, Source, TieRule,
     Timing,
@@ -82,6 +82,7 @@ use super::{
 use crate::rng::{below, unit};
 use crate::topology::{Network, PortId, Shape, SwitchId};
 use std::collections::HashSet;
+use std::sync::Arc;
 
 /// A candidate MSP's sort key: (Length, distance of X and Y from their
 /// centres, X, Y).
@@ -148,10 +149,11 @@ impl Drb {
         steps.spare_for_single(spec.single_step == SingleStep::Spare);
         steps.set_message_ties(spec.tie != TieRule::Plus);
         let n = steps.nodes() as usize;
+        let threshold = spec.threshold();
         Ok(Drb {
             params: Params {
-                tau: spec.tau,
-                tolerance: spec.tolerance,
+                tau: threshold.tau,
+                tolerance: threshold.tolerance,
                 max_width: spec.max_width,
             },
             spec,
@@ -551,11 +553,11 @@ impl RoutingBuild for DrbSpec {
     fn canonical(&self) -> String {
         let d = DrbSpec::default();
         let mut s = String::from("drb");
-        if self.tau != d.tau {
-            s.push_str(&format!(":tau={}", self.tau));
+        if let Some(tau) = self.tau {
+            s.push_str(&format!(":tau={tau}"));
         }
-        if self.tolerance != d.tolerance {
-            s.push_str(&format!(":tolerance={}", self.tolerance));
+        if let Some(tolerance) = self.tolerance {
+            s.push_str(&format!(":tolerance={tolerance}"));
         }
         if self.max_size != d.max_size {
             s.push_str(&format!(":max-size={}", self.max_size));
@@ -592,13 +594,13 @@ impl RoutingBuild for DrbSpec {
     /// On a hypercube and a midimew no step has a tie, and the steps draw
     /// no tie bits there (`Steps::set_message_ties` holds only on
     /// tori and meshes), so every `tie` rule builds the same routing, under
-    /// the name without it. (On a mesh `tie=random` still draws its bits,
-    /// a different random stream, so it keeps its name there.)
+    /// the name without it. (On a mesh `tie=random` and `tie=plus` differ
+    /// in the random stream, so they keep their names there.)
     fn canonical_on(&self, net: &Network) -> String {
         match net.shape() {
             Shape::Hypercube { .. } | Shape::Midimew { .. } => DrbSpec {
-                tie: TieRule::Plus,
-                ..*self
+                tie: DrbSpec::default().tie,
+                ..self.clone()
             }
             .canonical(),
             _ => self.canonical(),
@@ -634,7 +636,39 @@ impl RoutingBuild for DrbSpec {
         self.ack
     }
     fn build(&self, net: &Network, vcs: u8) -> Result<Box<dyn Routing>, String> {
-        Ok(Box::new(Drb::new(net, *self, vcs)?))
+        Ok(Box::new(Drb::new(net, self.clone(), vcs)?))
+    }
+    /// Without `tau=`, τ and Tol are read on the knee of DRB's own static
+    /// routing, the routing of its steps and of its static limit (§5): DOR
+    /// with DRB's tie rule on tori and meshes (`dor:tie=random` by
+    /// default), the `dor` spec's e-cube on hypercubes and minimal routing
+    /// on midimew; on the latency DRB compares with ThL (`latency`). The
+    /// random limit compares none, so it reads none.
+    fn knee_request(&self, net: &Network) -> Option<KneeRequest> {
+        if self.tau.is_some() || self.knee.is_some() || self.limit == Limit::Random {
+            return None;
+        }
+        self.applies_to(net).ok()?;
+        let static_routing = match net.shape() {
+            Shape::Cube { .. } => match self.tie {
+                TieRule::Plus => "dor".to_string(),
+                tie => format!("dor:tie={}", tie.as_str()),
+            },
+            _ => "dor".to_string(),
+        };
+        Some(KneeRequest {
+            static_routing,
+            latency: match self.latency {
+                MspLatency::Network => KneeLatency::Network,
+                MspLatency::Total => KneeLatency::Total,
+            },
+        })
+    }
+    fn with_knee(&self, knee: &Arc<Knee>) -> Option<Box<dyn RoutingBuild>> {
+        Some(Box::new(DrbSpec {
+            knee: Some(knee.clone()),
+            ..self.clone()
+        }))
     }
     /// DRB between its two limits (§5).
     fn variants(&self, _net: &Network) -> Vec<String> {

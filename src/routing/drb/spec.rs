@@ -6,8 +6,9 @@
 
 use super::SupernodeType;
 use crate::routing::kind::options;
-use crate::routing::kind::{Family, RoutingBuild, RoutingKind};
+use crate::routing::kind::{Family, Knee, RoutingBuild, RoutingKind, tolerance_of};
 use crate::routing::{Acknowledgement, TieRule};
+use std::sync::Arc;
 
 pub(in crate::routing) const KIND: RoutingKind = RoutingKind {
     name: "drb",
@@ -23,17 +24,20 @@ pub(in crate::routing) const KIND: RoutingKind = RoutingKind {
         "drb:max-size=0",
         "drb:stretch=any:latency=total",
         "drb:single-step=classes",
-        "drb:tie=random",
+        "drb:tie=plus",
         "drb:limit=random",
     ],
 };
 
-/// Default τ: the knee of DOR under uniform traffic on the torus:8x8
-/// preset (`scripts/drb-results.sh`, step `tau`; docs/results.md has every
-/// preset's value).
+/// τ when no knee is read: built without a router (the analysis, tests,
+/// [`crate::routing::RoutingSpec::build`]), or no knee found on the router
+/// in use. The knee of DOR under uniform traffic on the torus:8x8 preset's
+/// router by the curvature reading (`scripts/drb-results.sh`, step `tau`;
+/// docs/results.md), and the default τ of `drb` before 2026-12-01.
 pub const DEFAULT_TAU: f64 = 0.023;
-/// Default tolerance: τ/(2(1 + τ)), the presets' rule (the lower edge of
-/// the dead band halfway between L_c and ThL, so a metapath can narrow).
+/// The tolerance that goes with [`DEFAULT_TAU`] (τ/(2(1 + τ)), the lower
+/// edge of the dead band halfway between L_c and ThL, so a metapath can
+/// narrow); the default before 2026-12-01.
 pub const DEFAULT_TOLERANCE: f64 = 0.011;
 /// Default largest supernode size.
 pub const DEFAULT_MAX_SIZE: u8 = 2;
@@ -55,10 +59,17 @@ pub enum Limit {
 }
 
 /// The `drb` spec.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DrbSpec {
-    pub tau: f64,
-    pub tolerance: f64,
+    /// `tau`: τ of the threshold latency ThL = L_c(1 + τ) (§3), as given;
+    /// `None` (the default) reads it on the router in use: the knee of
+    /// DRB's static routing under uniform traffic ([`DrbSpec::threshold`]
+    /// has the rule, [`Knee`] the reading). Given, it wins.
+    pub tau: Option<f64>,
+    /// `tolerance`: the dead band Tol around ThL (§3), as given; `None`
+    /// (the default) takes τ/(2(1 + τ)) of the τ in use
+    /// ([`tolerance_of`]). Given, it wins.
+    pub tolerance: Option<f64>,
     pub max_size: u8,
     pub max_width: u8,
     pub supernode: SupernodeType,
@@ -99,6 +110,108 @@ pub struct DrbSpec {
     /// hypercubes and midimew have no ties.
     pub tie: TieRule,
     pub limit: Limit,
+    /// The knee τ and Tol were read on, once a router was known
+    /// ([`RoutingBuild::with_knee`], `sim::knee`); not an option: the
+    /// canonical spelling leaves it out.
+    pub knee: Option<Arc<Knee>>,
+}
+
+/// Where the τ and Tol a DRB routing runs with come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ThresholdSource {
+    /// `tau=` given in the spec.
+    Spec,
+    /// The knee of the static routing on the router in use.
+    Knee(Arc<Knee>),
+    /// The knee was looked for on the router in use and not found
+    /// ([`Knee::not_found`] says why): the constants.
+    NoKnee(Arc<Knee>),
+    /// Built without a router to read a knee on (the analysis, tests,
+    /// [`crate::routing::RoutingSpec::build`]): the constants.
+    NoRouter,
+    /// The random limit (`limit=random`) compares no latency with a
+    /// threshold.
+    Unused,
+}
+
+/// The threshold a DRB routing runs with ([`DrbSpec::threshold`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Threshold {
+    pub tau: f64,
+    pub tolerance: f64,
+    /// Where τ comes from.
+    pub source: ThresholdSource,
+    /// True when `tolerance=` was given (else τ/(2(1 + τ)) of this τ, or
+    /// the constant that goes with the constant τ).
+    pub tolerance_given: bool,
+}
+
+impl Threshold {
+    /// Where τ comes from, one word for JSON: `spec`, `knee`, `no_knee`,
+    /// `no_router` or `unused`.
+    pub fn source_name(&self) -> &'static str {
+        match self.source {
+            ThresholdSource::Spec => "spec",
+            ThresholdSource::Knee(_) => "knee",
+            ThresholdSource::NoKnee(_) => "no_knee",
+            ThresholdSource::NoRouter => "no_router",
+            ThresholdSource::Unused => "unused",
+        }
+    }
+
+    /// The knee looked for, found or not.
+    pub fn knee(&self) -> Option<&Arc<Knee>> {
+        match &self.source {
+            ThresholdSource::Knee(k) | ThresholdSource::NoKnee(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// One line on the threshold and where it comes from, e.g. "τ = 0.927,
+    /// tolerance 0.241: the knee of dor under uniform traffic on this
+    /// router, load 0.428 (42.8 % of capacity), where the mean latency
+    /// doubles from L0 = 14.5 cycles; network latency 27.8 over 14.4".
+    pub fn describe(&self) -> String {
+        let values = format!("τ = {}, tolerance {}", self.tau, self.tolerance);
+        let tol = if self.tolerance_given {
+            " (tolerance given in the spec)"
+        } else {
+            ""
+        };
+        match &self.source {
+            ThresholdSource::Spec => format!("{values}: given in the spec"),
+            ThresholdSource::Unused => {
+                "no threshold: the random limit (limit=random) reads no latency".into()
+            }
+            ThresholdSource::NoRouter => format!(
+                "{values}: DRB's constants (built without a router to read the knee on){tol}"
+            ),
+            ThresholdSource::NoKnee(k) => format!(
+                "{values}: DRB's constants (no knee found for {} under uniform traffic on this router: {}){tol}",
+                k.request.static_routing,
+                k.not_found.as_deref().unwrap_or("no reading")
+            ),
+            ThresholdSource::Knee(k) => {
+                let (Some(low), Some(at)) = (k.low, k.knee) else {
+                    return values;
+                };
+                let read = match k.request.latency {
+                    crate::routing::KneeLatency::Network => format!(
+                        "network latency {:.1} over {:.1} cycles",
+                        at.network_latency, low.network_latency
+                    ),
+                    crate::routing::KneeLatency::Total => "read on the total latency".into(),
+                };
+                format!(
+                    "{values}: the knee of {} under uniform traffic on this router, load {:.3} ({:.1} % of capacity), where the mean latency doubles from L0 = {:.1} cycles; {read}{tol}",
+                    k.request.static_routing,
+                    at.load,
+                    100.0 * at.load_fraction,
+                    low.latency
+                )
+            }
+        }
+    }
 }
 
 /// Which VCs a *single-step* message (one whose MSP has one non-null step:
@@ -154,8 +267,8 @@ crate::spec_options::keyword_enum!(MspLatency);
 impl Default for DrbSpec {
     fn default() -> Self {
         DrbSpec {
-            tau: DEFAULT_TAU,
-            tolerance: DEFAULT_TOLERANCE,
+            tau: None,
+            tolerance: None,
             max_size: DEFAULT_MAX_SIZE,
             max_width: DEFAULT_MAX_WIDTH,
             supernode: SupernodeType::Gravity,
@@ -163,8 +276,9 @@ impl Default for DrbSpec {
             stretch: Some(DEFAULT_STRETCH),
             latency: MspLatency::Network,
             single_step: SingleStep::Spare,
-            tie: TieRule::Plus,
+            tie: TieRule::Random,
             limit: Limit::None,
+            knee: None,
         }
     }
 }
@@ -224,11 +338,8 @@ impl DrbSpec {
             _ => Limit::None,
         };
         Ok(DrbSpec {
-            tau: o.f64("tau", 0.0..=100.0).map_err(e)?.unwrap_or(d.tau),
-            tolerance: o
-                .f64("tolerance", 0.0..=1.0)
-                .map_err(e)?
-                .unwrap_or(d.tolerance),
+            tau: o.f64("tau", 0.0..=100.0).map_err(e)?,
+            tolerance: o.f64("tolerance", 0.0..=1.0).map_err(e)?,
             max_size: o
                 .u32("max-size", 0..=64)
                 .map_err(e)?
@@ -247,7 +358,36 @@ impl DrbSpec {
                 .unwrap_or(d.single_step),
             tie: o.keyword("tie").map_err(e)?.unwrap_or(d.tie),
             limit,
+            knee: None,
         })
+    }
+
+    /// The τ and Tol this spec runs with, and where τ comes from: `tau=`
+    /// when given; else the knee applied to it ([`DrbSpec::knee`]), when
+    /// one was found; else [`DEFAULT_TAU`]. Tol: `tolerance=` when given;
+    /// else τ/(2(1 + τ)) of that τ ([`tolerance_of`]), or
+    /// [`DEFAULT_TOLERANCE`] beside the constant τ.
+    pub fn threshold(&self) -> Threshold {
+        let knee_tau = self.knee.as_ref().and_then(|k| k.tau());
+        let source = match (&self.knee, knee_tau) {
+            _ if self.tau.is_some() => ThresholdSource::Spec,
+            _ if self.limit == Limit::Random => ThresholdSource::Unused,
+            (Some(k), Some(_)) => ThresholdSource::Knee(k.clone()),
+            (Some(k), None) => ThresholdSource::NoKnee(k.clone()),
+            (None, _) => ThresholdSource::NoRouter,
+        };
+        let tau = self.tau.or(knee_tau).unwrap_or(DEFAULT_TAU);
+        let tolerance = match self.tolerance {
+            Some(t) => t,
+            None if self.tau.is_some() || knee_tau.is_some() => tolerance_of(tau),
+            None => DEFAULT_TOLERANCE,
+        };
+        Threshold {
+            tau,
+            tolerance,
+            source,
+            tolerance_given: self.tolerance.is_some(),
+        }
     }
 
     /// Step classes the spec's routes need: one per possible non-null step.
