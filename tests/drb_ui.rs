@@ -37,8 +37,25 @@ fn harness_at(scenario: Scenario, size: egui::Vec2) -> Harness<'static, Routelab
         RoutelabApp::new(Settings::default()),
     );
     h.state_mut().push(AppCommand::Apply(Box::new(scenario)));
-    h.run();
+    settle(&mut h);
     h
+}
+
+/// Frames until no command waits for DRB's threshold (a bare `drb`
+/// applies once the knee of its router is measured, on a thread of its
+/// own), then until the app settles.
+fn settle(h: &mut Harness<'static, RoutelabApp>) {
+    let start = std::time::Instant::now();
+    h.step();
+    while h.state().threshold_wait.is_some() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(300),
+            "the threshold was still being measured after 5 minutes"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        h.step();
+    }
+    h.run();
 }
 
 #[test]
@@ -291,7 +308,12 @@ fn a_demo_picks_the_widest_pair_or_a_given_one() {
 #[test]
 fn a_picked_pair_keeps_the_curves_clear_of_the_panel() {
     use routelab::app::tour::overlay::region;
-    let mut h = harness_at(hotspot("drb"), egui::vec2(1280.0, 800.0));
+    // The default before 2026-12-01: pair 60 to 27 is heard within the
+    // 3000 cycles (with today's default it is not yet).
+    let mut h = harness_at(
+        hotspot("drb:tau=0.023:tolerance=0.011:tie=plus"),
+        egui::vec2(1280.0, 800.0),
+    );
     for _ in 0..30 {
         h.get_by_label("Step 100").click();
         h.run();
@@ -312,4 +334,86 @@ fn a_picked_pair_keeps_the_curves_clear_of_the_panel() {
     }
     h.get_by_label_contains("Pair 60 to 27: width");
     clear(&h, "pair 60 to 27");
+}
+
+/// Issue 65: a swap to a bare `drb` on a router whose knee is not kept yet
+/// waits for it without freezing the app: a notice says what is measured
+/// (with a Cancel button) while frames go on, the swap happens once the
+/// knee is kept, and the DRB panel says which τ the run uses and where it
+/// comes from. Cancelled, the swap does not happen.
+#[test]
+fn a_swap_to_drb_waits_for_the_threshold_of_its_router() {
+    let mut h = harness_at(hotspot("dor"), egui::vec2(1400.0, 900.0));
+    let source = "drb-torus4-bitrev.json";
+    let i = h
+        .state()
+        .presets
+        .iter()
+        .position(|p| p.source == source)
+        .unwrap();
+    h.state_mut().push(AppCommand::LoadPreset(i));
+    settle(&mut h);
+    // A router no other test measures on (a switch delay of 3): its knee
+    // is not kept yet.
+    let s = Scenario {
+        switch_delay: 3,
+        ..h.state().session.scenario.clone()
+    };
+    assert!(s.knee_job("drb").is_some(), "measured already");
+    h.state_mut().push(AppCommand::Apply(Box::new(s.clone())));
+    h.run();
+    let before = h.state().session.sim.routing_name();
+    h.state_mut().push(AppCommand::SwapRouting {
+        spec: "drb".into(),
+        on_compare: false,
+    });
+    h.step();
+    h.step();
+    h.get_by_label_contains("Measuring DRB's threshold on this router: probe");
+    h.get_by_label_contains("the swap to drb follows");
+    h.get_by_label("Cancel");
+    assert_eq!(h.state().session.sim.routing_name(), before, "not yet");
+    settle(&mut h);
+    let app = h.state();
+    assert_eq!(app.session.sim.routing_name(), "drb");
+    let m = app
+        .message
+        .as_ref()
+        .map(|m| m.text.clone())
+        .unwrap_or_default();
+    assert!(m.starts_with("Swapped the balancer to drb"), "{m}");
+    let drb = routelab::app::drb_panel::drb_of(&app.session.sim).unwrap();
+    let t = drb.spec().threshold();
+    let routelab::routing::drb::ThresholdSource::Knee(k) = &t.source else {
+        panic!("{t:?}");
+    };
+    assert_eq!(k.request.static_routing, "dor:tie=random");
+    assert!(t.tau > 0.0 && t.tau != routelab::routing::drb::DEFAULT_TAU);
+    h.get_by_label("DRB metapaths");
+    h.get_by_label_contains(&format!(
+        "A: drb: τ = {}, tolerance {}: the knee of dor:tie=random under uniform traffic on this router",
+        t.tau, t.tolerance
+    ));
+
+    // Another router (a switch delay of 2), cancelled while measuring.
+    let s2 = Scenario {
+        switch_delay: 2,
+        ..s
+    };
+    h.state_mut().push(AppCommand::Apply(Box::new(s2.clone())));
+    h.run();
+    assert!(s2.knee_job("drb").is_some());
+    let before = h.state().session.sim.routing_name();
+    h.state_mut().push(AppCommand::SwapRouting {
+        spec: "drb".into(),
+        on_compare: false,
+    });
+    h.step();
+    h.step();
+    h.get_by_label("Cancel").click();
+    h.step();
+    h.step();
+    assert!(h.state().threshold_wait.is_none());
+    assert_eq!(h.state().session.sim.routing_name(), before);
+    h.get_by_label_contains("Cancelled: the swap to drb was not applied");
 }

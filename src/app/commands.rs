@@ -107,6 +107,13 @@ impl RoutelabApp {
             None => {}
         }
         match Scenario::from_json(text) {
+            // A DRB threshold to measure first (a file the file dialog
+            // read; commands were deferred before they got here): it
+            // applies as a command, once measured, and counts as taken.
+            Ok(s) if self.threshold_wait.is_some() || s.knee_job(&s.routing).is_some() => {
+                self.push(AppCommand::Apply(Box::new(s)));
+                true
+            }
             Ok(s) => self.apply_scenario(s, "The loaded scenario"),
             Err(e) => {
                 self.error(format!("The file was not loaded: {e}"));
@@ -133,6 +140,131 @@ impl RoutelabApp {
 
     pub(super) fn apply_command(&mut self, cmd: AppCommand, ctx: &egui::Context) {
         self.record_demo_step(&cmd, ctx);
+        self.dispatch(cmd, ctx);
+    }
+
+    /// Apply `cmd` now, or, when it would build a DRB routing whose
+    /// threshold is not measured on its router yet (the knee of its static
+    /// routing, `sim::knee`), once it is: the one place commands wait
+    /// ([`drb_panel::ThresholdWait`]). While one waits, the commands that
+    /// follow wait behind it, in order; Cancel drops the waiting one, and
+    /// so does a preset, which starts clean (nothing of the run before it
+    /// stays, so neither does what waited to change that run).
+    fn dispatch(&mut self, cmd: AppCommand, ctx: &egui::Context) {
+        if matches!(cmd, AppCommand::LoadPreset(_)) {
+            self.threshold_wait = None;
+        }
+        if cmd == AppCommand::CancelThresholdWait {
+            if let Some(wait) = self.threshold_wait.take() {
+                self.info(format!(
+                    "Cancelled: {} was not applied (DRB's threshold on this router is not measured)",
+                    wait.what
+                ));
+                for q in wait.queued {
+                    self.dispatch(q, ctx);
+                }
+            }
+            return;
+        }
+        if let Some(wait) = &mut self.threshold_wait {
+            wait.queued.push(cmd);
+            return;
+        }
+        if let Some((what, jobs)) = self.knee_jobs(&cmd) {
+            let wait = drb_panel::ThresholdWait::new(cmd, what, jobs, self.threshold_in_frames);
+            self.message = Some(Message {
+                is_error: false,
+                text: wait.notice(),
+                action: Some(("Cancel".into(), AppCommand::CancelThresholdWait)),
+            });
+            self.threshold_wait = Some(wait);
+            return;
+        }
+        self.apply_now(cmd, ctx);
+    }
+
+    /// Advance the command waiting for DRB's threshold, if any, and apply
+    /// it (and those queued behind it) once the threshold is measured;
+    /// true while it waits (the app asks for another frame).
+    pub(super) fn tick_threshold_wait(&mut self, ctx: &egui::Context) -> bool {
+        let Some(wait) = &mut self.threshold_wait else {
+            return false;
+        };
+        if !wait.tick() {
+            let text = wait.notice();
+            self.message = Some(Message {
+                is_error: false,
+                text,
+                action: Some(("Cancel".into(), AppCommand::CancelThresholdWait)),
+            });
+            return true;
+        }
+        let Some(wait) = self.threshold_wait.take() else {
+            return false;
+        };
+        // The notice goes; what the command says replaces it.
+        self.message = None;
+        self.apply_now(wait.command, ctx);
+        for q in wait.queued {
+            self.dispatch(q, ctx);
+        }
+        self.threshold_wait.is_some()
+    }
+
+    /// The knees `cmd` would measure before it applies, and what it does
+    /// (for the notice); `None` when it needs none or they are all kept.
+    fn knee_jobs(&self, cmd: &AppCommand) -> Option<(String, Vec<crate::sim::KneeJob>)> {
+        let s = &self.session.scenario;
+        let compare = self.session.compare_routing.as_deref();
+        let both = |sc: &Scenario, with_compare: bool| {
+            let mut jobs = vec![sc.knee_job(&sc.routing)];
+            if with_compare {
+                jobs.extend(compare.map(|r| sc.knee_job(r)));
+            }
+            jobs
+        };
+        let (what, jobs): (String, Vec<Option<crate::sim::KneeJob>>) = match cmd {
+            AppCommand::Apply(new) => ("the scenario".into(), both(new, true)),
+            AppCommand::LoadPreset(i) => {
+                let p = self.presets.get(*i)?;
+                (
+                    format!("preset \"{}\"", p.scenario.name),
+                    both(&p.scenario, false),
+                )
+            }
+            AppCommand::LoadScenarioText(text) => {
+                let new = Scenario::from_json(text).ok()?;
+                ("the loaded scenario".into(), both(&new, true))
+            }
+            AppCommand::SwapRouting { spec, on_compare } => {
+                let run = if *on_compare {
+                    self.session.compare.as_ref()?
+                } else {
+                    &self.session.sim
+                };
+                let parsed: crate::routing::RoutingSpec = spec.parse().ok()?;
+                (
+                    format!("the swap to {spec}"),
+                    vec![run.swap_knee_job(&parsed)],
+                )
+            }
+            AppCommand::SetCompare(Some(r)) => (format!("comparing with {r}"), vec![s.knee_job(r)]),
+            AppCommand::StartSweep => ("the sweep".into(), both(s, true)),
+            AppCommand::Playback(PlaybackCommand::Reset) => ("the reset".into(), both(s, true)),
+            AppCommand::RestartAndSwap { cure, on_compare } => {
+                let c = &cure.scenario;
+                let mut jobs = both(c, *on_compare);
+                jobs.push(c.knee_job(&cure.spec));
+                ("the restart".into(), jobs)
+            }
+            _ => return None,
+        };
+        let jobs: Vec<crate::sim::KneeJob> = jobs.into_iter().flatten().collect();
+        (!jobs.is_empty()).then_some((what, jobs))
+    }
+
+    /// Apply `cmd` now.
+    fn apply_now(&mut self, cmd: AppCommand, ctx: &egui::Context) {
         match cmd {
             AppCommand::Playback(p) => {
                 self.playback.apply(p);
@@ -351,6 +483,8 @@ impl RoutelabApp {
             AppCommand::ToggleHelp => self.show_help = !self.show_help,
             #[cfg(not(target_arch = "wasm32"))]
             AppCommand::OpenFileDialog(purpose) => self.open_file_dialog(purpose, ctx),
+            // Handled by `dispatch`.
+            AppCommand::CancelThresholdWait => {}
         }
     }
 

@@ -3,15 +3,28 @@
 //! DRB kicks in is visible as the load rises), and one source-destination
 //! pair picked by clicking two switches: its metapath drawn on the network
 //! with its supernodes outlined, each MSP's share of the traffic (eq. 11),
-//! and the metapath latency L̄ over time against the ThL band.
+//! and the metapath latency L̄ over time against the ThL band. It says
+//! which τ and Tol each run uses and where they come from (the knee of
+//! DRB's static routing on the run's router, `sim::knee`).
+//!
+//! [`ThresholdWait`]: a command that builds a DRB routing whose knee is
+//! not kept yet waits while the knee is measured in the background (a
+//! thread natively, a frame budget on the web), with a notice and a way to
+//! cancel, so the app never freezes for it.
 
 use super::network_view::{Selected, ViewTransform};
+use super::oblivious::{Background, Job};
 use super::theme::Theme;
+use crate::routing::Knee;
 use crate::routing::drb::{Drb, Metapath};
 use crate::sim::Simulation;
+use crate::sim::knee::{self, KneeJob, KneeProgress};
 use crate::topology::{Network, SwitchId};
 use egui::{Align2, Color32, FontId, Stroke, vec2};
 use egui_plot::{HLine, Line, LineStyle, PlotPoints};
+use std::collections::VecDeque;
+use std::sync::Arc;
+use web_time::Duration;
 
 /// Cycles between two samples of the curves.
 pub const SAMPLE_CYCLES: u64 = 100;
@@ -25,6 +38,118 @@ pub fn drb_of(sim: &Simulation) -> Option<&Drb> {
         .last()?
         .as_any()?
         .downcast_ref::<Drb>()
+}
+
+/// Cycles of a knee's measurement per background step (a few
+/// milliseconds on torus:8x8 in the browser).
+pub const KNEE_STEP_CYCLES: u64 = 1000;
+/// Milliseconds a frame gives a knee's measurement on the web (natively it
+/// runs on a thread of its own).
+pub const KNEE_FRAME_BUDGET_MS: u64 = 12;
+
+/// A [`KneeJob`] as a background job, [`KNEE_STEP_CYCLES`] a step.
+struct KneeSteps(KneeJob);
+
+impl Job for KneeSteps {
+    type Snapshot = (KneeProgress, Option<Arc<Knee>>);
+    fn step(&mut self) -> bool {
+        self.0.step(KNEE_STEP_CYCLES).is_some()
+    }
+    fn snapshot(&self) -> Self::Snapshot {
+        (self.0.progress(), self.0.result().cloned())
+    }
+}
+
+/// A command waiting for the knees it needs (DRB's threshold on a router
+/// whose knee is not kept): they are measured one after the other in the
+/// background, the command applies once every one is kept, and the
+/// commands that arrive meanwhile wait behind it, in order.
+pub struct ThresholdWait<C> {
+    /// The command that waits.
+    pub command: C,
+    /// What it does, for the notice ("the swap to drb").
+    pub what: String,
+    /// Commands that arrived meanwhile.
+    pub queued: Vec<C>,
+    pending: VecDeque<KneeJob>,
+    running: Option<(Background<KneeSteps>, String)>,
+    total: usize,
+    started: usize,
+    in_frames: bool,
+}
+
+impl<C> ThresholdWait<C> {
+    /// `command` waiting for `jobs`; `in_frames` steps them in frames
+    /// only (no thread: the web build does so anyway).
+    pub fn new(command: C, what: String, jobs: Vec<KneeJob>, in_frames: bool) -> Self {
+        ThresholdWait {
+            command,
+            what,
+            queued: Vec::new(),
+            total: jobs.len(),
+            pending: jobs.into(),
+            running: None,
+            started: 0,
+            in_frames,
+        }
+    }
+
+    /// Advance the measurements by a frame's budget; true once every knee
+    /// is kept (the command may apply).
+    pub fn tick(&mut self) -> bool {
+        loop {
+            if let Some((job, _)) = &mut self.running {
+                job.tick(Duration::from_millis(KNEE_FRAME_BUDGET_MS));
+                if job.is_running() {
+                    return false;
+                }
+                self.running = None;
+            }
+            // The next knee not kept yet (two runs may need the same one).
+            let Some(next) = self.pending.pop_front() else {
+                return true;
+            };
+            self.started += 1;
+            if knee::cached(next.setup(), next.request()).is_some() {
+                continue;
+            }
+            let name = next.request().static_routing.clone();
+            let job = KneeSteps(next);
+            let bg = if self.in_frames {
+                Background::in_frames(job)
+            } else {
+                Background::start(job)
+            };
+            self.running = Some((bg, name));
+        }
+    }
+
+    /// The notice while it waits: "Measuring DRB's threshold on this
+    /// router: probe 4 of 8 (the knee of dor:tie=random under uniform
+    /// traffic); the swap to drb follows".
+    pub fn notice(&self) -> String {
+        let (progress, routing) = match &self.running {
+            Some((job, name)) => (job.snapshot().0, name.as_str()),
+            None => (
+                KneeProgress {
+                    probe: 1,
+                    probes: knee::PROBES,
+                    cycles: 0,
+                    total_cycles: knee::KNEE_CYCLES,
+                },
+                "DRB's static routing",
+            ),
+        };
+        let of = if self.total > 1 {
+            format!(", knee {} of {}", self.started.max(1), self.total)
+        } else {
+            String::new()
+        };
+        format!(
+            "Measuring DRB's threshold on this router: probe {} of {} (the knee of {routing} under uniform traffic{of}); {} follows",
+            progress.probe, progress.probes, self.what
+        )
+    }
 }
 
 /// One sample of a run's expansion.
@@ -288,6 +413,16 @@ pub fn drb_panel_ui(
     runs: &[(String, &Simulation)],
     theme: Theme,
 ) {
+    ui.label(egui::RichText::new("Threshold").strong());
+    for (label, sim) in runs {
+        if let Some(d) = drb_of(sim) {
+            let t = d.spec().threshold();
+            ui.label(format!("{label}: {}", t.describe()))
+                .on_hover_text(
+                    "ThL = L_c(1 + τ): a pair's metapath widens when its latency passes ThL(1 + Tol) and narrows below ThL(1 - Tol) (§3). Without tau= in the spec, τ is read on this router: the knee of DRB's static routing under uniform traffic, where its mean latency doubles",
+                );
+        }
+    }
     ui.label(egui::RichText::new("Expansion").strong());
     for (i, (label, sim)) in runs.iter().enumerate() {
         if let Some(d) = drb_of(sim) {

@@ -116,6 +116,9 @@ pub enum AppCommand {
         cure: Box<swap_cure::Cure>,
         on_compare: bool,
     },
+    /// Stop measuring DRB's threshold for a command that waits for it
+    /// ([`drb_panel::ThresholdWait`]): that command is not applied.
+    CancelThresholdWait,
 }
 
 /// What the app remembers between runs.
@@ -216,6 +219,12 @@ pub struct RoutelabApp {
     pub digest_run: Option<digest_run::DigestRun>,
     /// DRB's panel: expansion curves and one pair's metapath.
     pub drb: drb_panel::DrbPanel,
+    /// A command waiting for DRB's threshold to be measured on its router
+    /// (`commands.rs` defers it; [`RoutelabApp::show`] advances it).
+    pub threshold_wait: Option<drb_panel::ThresholdWait<AppCommand>>,
+    /// Measure such thresholds in frames only, never on a thread (tests
+    /// that count frames; the web build always does).
+    pub threshold_in_frames: bool,
     /// The latency surface's camera.
     pub surface: latency_surface::SurfaceView,
     /// What the central view shows.
@@ -273,7 +282,19 @@ impl RoutelabApp {
     /// replaced by the default one, with a message.
     pub fn new(settings: Settings) -> Self {
         let mut message = None;
-        let session = match Session::new(settings.scenario.clone()) {
+        // A saved scenario whose DRB threshold is not measured on its
+        // router yet opens after the default one, once it is (the window
+        // opens at once; [`drb_panel::ThresholdWait`]).
+        let wait = settings
+            .scenario
+            .knee_job(&settings.scenario.routing)
+            .is_some();
+        let first = if wait {
+            Settings::default().scenario
+        } else {
+            settings.scenario.clone()
+        };
+        let session = match Session::new(first) {
             Ok(s) => s,
             Err(e) => {
                 message = Some(Message {
@@ -338,6 +359,8 @@ impl RoutelabApp {
             frame_cpu_ms: None,
             digest_run: None,
             drb: Default::default(),
+            threshold_wait: None,
+            threshold_in_frames: cfg!(target_arch = "wasm32"),
             surface: Default::default(),
             central_view: CentralView::Network,
             tours,
@@ -350,10 +373,16 @@ impl RoutelabApp {
             view_reports: Vec::new(),
             settings,
         };
-        if let Some(r) = app.settings.compare_routing.clone()
-            && app.session.set_compare(Some(r)).is_err()
-        {
-            app.settings.compare_routing = None;
+        if wait {
+            let saved = app.settings.scenario.clone();
+            app.push(AppCommand::Apply(Box::new(saved)));
+        }
+        if let Some(r) = app.settings.compare_routing.clone() {
+            if app.session.scenario.knee_job(&r).is_some() || wait {
+                app.push(AppCommand::SetCompare(Some(r)));
+            } else if app.session.set_compare(Some(r)).is_err() {
+                app.settings.compare_routing = None;
+            }
         }
         app
     }
@@ -449,6 +478,7 @@ impl RoutelabApp {
         self.keyboard(&ctx);
         self.presenter_keys(&ctx);
         self.apply_commands(&ctx);
+        let measuring = self.tick_threshold_wait(&ctx);
         self.presenter_look(&ctx);
         self.finish_screenshot(&ctx);
 
@@ -516,6 +546,7 @@ impl RoutelabApp {
             || self.path_selection.is_running()
             || self.screenshot_pending
             || digesting
+            || measuring
             || self.tour.is_some()
         {
             ctx.request_repaint();
