@@ -227,7 +227,7 @@ pub trait Routing: Send {
     /// of the routing's own. The engine then copies this state into each
     /// new packet instead of calling `at_source` (DOR with ties to +,
     /// [`CubeDor`]; 2.2 % of `torus:8x8`'s instructions at 0.3,
-    /// docs/performance.md, "Engine, twenty-third look"). `None` by
+    /// docs/performance.md, "Generation and injection"). `None` by
     /// default: `at_source` is called.
     fn fixed_source_state(&self) -> Option<RouteState> {
         None

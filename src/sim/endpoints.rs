@@ -95,7 +95,7 @@ pub struct Endpoints {
     /// call, with no route state to pass and no answer to check
     /// (`torus:8x8` at 0.3: 6.6 % fewer instructions than calling
     /// [`crate::routing::TabulatedDor`]'s `route`, docs/performance.md,
-    /// "Engine, eighth pass").
+    /// "Tables and lookahead routing").
     tables: Vec<Option<Arc<PairTable>>>,
     /// Whether any entry of `tables` is set.
     any_table: bool,
@@ -118,7 +118,7 @@ pub struct Endpoints {
     /// epoch asks for it) or the per-pair statistics. Without a reader the
     /// count is not kept, and a head leaving a switch does not touch its
     /// packet record (1.5-1.9 % fewer instructions on DOR runs,
-    /// docs/performance.md, "Engine, seventh pass").
+    /// docs/performance.md, "What was tried", pass 7).
     count_blocked: bool,
     watchdog: Watchdog,
     /// Request success with admission and deadline limits, for the switch

@@ -302,7 +302,7 @@ impl Simulation {
     /// spec's router-dependent defaults are taken as they are:
     /// [`Simulation::swap_routing`] (in `knee.rs`, which runs simulations
     /// of its own and so sits above this file) resolves them first.
-    pub(crate) fn routing_for_swap(&self, spec: &RoutingSpec) -> Result<Box<dyn Routing>, String> {
+    pub fn routing_for_swap(&self, spec: &RoutingSpec) -> Result<Box<dyn Routing>, String> {
         if let Some(p) = self.router.routing_problem(spec) {
             return Err(p);
         }
