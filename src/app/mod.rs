@@ -2,7 +2,8 @@
 //! steps the simulation in the same process.
 //!
 //! Layout of this module: one file per concept. This file holds the app's
-//! state, [`AppCommand`] and [`Settings`]; `commands` applies the commands,
+//! state and [`Settings`]; [`app_command`] the commands ([`AppCommand`]) and
+//! the notice; `commands` applies the commands,
 //! `menus`, `panels` and `windows` draw the menu bar and toolbar, the
 //! panels and the floating windows. [`playback`] (commands and
 //! state, no egui), [`session`] (the running simulations, no egui),
@@ -18,6 +19,7 @@
 //! UI functions draw and push [`AppCommand`]s; [`RoutelabApp`] applies them
 //! after drawing.
 
+pub mod app_command;
 mod central_panel;
 pub mod colour_scale;
 pub mod colouring;
@@ -63,6 +65,7 @@ pub mod web;
 mod windows;
 
 use crate::scenario::Scenario;
+pub use app_command::{AppCommand, Message};
 use network_view::{Metric, Selected};
 use playback::{Playback, PlaybackCommand, Speed};
 use presets::Preset;
@@ -72,54 +75,6 @@ use std::sync::{Arc, Mutex};
 use sweep::{SweepJob, SweepSettings};
 use sweep_runner::SweepRunner;
 use theme::Theme;
-
-/// Everything a person can ask of the app besides editing fields.
-#[derive(Clone, Debug, PartialEq)]
-pub enum AppCommand {
-    Playback(PlaybackCommand),
-    /// Rebuild with this scenario (if it builds; otherwise nothing changes).
-    Apply(Box<Scenario>),
-    LoadPreset(usize),
-    /// Swap the balancer live, on run A or on the comparison run B.
-    SwapRouting {
-        spec: String,
-        on_compare: bool,
-    },
-    /// Compare against this routing (or stop comparing).
-    SetCompare(Option<String>),
-    StartSweep,
-    CancelSweep,
-    SaveScenario,
-    LoadScenario,
-    /// Load a scenario from JSON text (a file's contents).
-    LoadScenarioText(String),
-    CopyLink,
-    ExportCurvesCsv,
-    ExportSweepCsv,
-    ExportPng,
-    SetTheme(Theme),
-    ToggleHelp,
-    /// Open the system file dialog (native only; the answer is applied
-    /// when it comes, see `file_dialog`).
-    #[cfg(not(target_arch = "wasm32"))]
-    OpenFileDialog(file_dialog::Purpose),
-    /// Start a guided tour (its id, as in `#tour=ID`).
-    StartTour(String),
-    /// A tour's Back, Next or End.
-    Tour(tour::overlay::TourButton),
-    /// Start recording a demo, or stop and save it (`demo.json` beside
-    /// the scenario file; downloaded on the web).
-    RecordDemo,
-    /// A refused swap's way out: restart with the scenario the routing
-    /// needs and swap at cycle 0 ([`swap_cure`]); `on_compare` swaps run B.
-    RestartAndSwap {
-        cure: Box<swap_cure::Cure>,
-        on_compare: bool,
-    },
-    /// Stop measuring DRB's threshold for a command that waits for it
-    /// ([`drb_panel::ThresholdWait`]): that command is not applied.
-    CancelThresholdWait,
-}
 
 /// What the app remembers between runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -157,16 +112,6 @@ impl Default for Settings {
             run_until: 10_000,
         }
     }
-}
-
-/// A message shown under the toolbar until dismissed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Message {
-    pub is_error: bool,
-    pub text: String,
-    /// A button beside the text that does what it proposes (its label and
-    /// command).
-    pub action: Option<(String, AppCommand)>,
 }
 
 type ScreenshotSlot = Arc<Mutex<Option<Arc<egui::ColorImage>>>>;

@@ -1,7 +1,7 @@
 //! Editing a scenario: every parameter the core takes, validated as you
 //! type; nothing changes until "Apply".
 
-use super::AppCommand;
+use super::app_command::AppCommand;
 use crate::routing::Selection;
 use crate::scenario::Scenario;
 use crate::sim::{PortPriority, SwitchModelKind, Switching};

@@ -3,7 +3,7 @@
 //! of a GA or SA and the crossing-path histogram.
 
 use super::*;
-use crate::app::AppCommand;
+use crate::app::app_command::AppCommand;
 use crate::app::network_view::Metric;
 use crate::app::theme::Theme;
 use egui_plot::{Bar, BarChart, Line, PlotPoints};
