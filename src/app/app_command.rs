@@ -39,7 +39,7 @@ pub enum AppCommand {
     /// Open the system file dialog (native only; the answer is applied
     /// when it comes, see `file_dialog`).
     #[cfg(not(target_arch = "wasm32"))]
-    OpenFileDialog(super::file_dialog::Purpose),
+    OpenFileDialog(super::file_purpose::Purpose),
     /// Start a guided tour (its id, as in `#tour=ID`).
     StartTour(String),
     /// A tour's Back, Next or End.

@@ -31,6 +31,8 @@ pub mod fabric_view;
 pub mod fat_tree_view;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod file_dialog;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod file_purpose;
 pub mod fitted_text;
 pub mod latency_surface;
 mod left_panel;
