@@ -36,6 +36,7 @@ mod throughput;
 mod timeslice;
 mod topologies;
 mod toy_oblivious;
+mod toy_panel;
 mod toy_switch_model;
 mod toy_topology;
 mod toy_traffic;

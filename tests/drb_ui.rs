@@ -150,9 +150,9 @@ fn the_drb_panel_shows_expansion_and_a_picked_pair() {
     h.run();
     h.get_by_label("Click the source switch");
     let app = h.state_mut();
-    app.drb.source = Some(0);
-    app.drb.destination = Some(27);
-    app.drb.picking = false;
+    app.panels.drb.source = Some(0);
+    app.panels.drb.destination = Some(27);
+    app.panels.drb.picking = false;
     for _ in 0..5 {
         h.get_by_label("Step 100").click();
         h.run();
@@ -185,11 +185,11 @@ fn the_drb_panel_lists_widened_pairs_and_a_click_picks_one() {
     let first = &rows[0];
     let (a, b) = expected[0].pair;
     assert_eq!(first, &format!("{a} to {b}: {} MSPs", expected[0].width));
-    assert_eq!(h.state().drb.pair(), None);
+    assert_eq!(h.state().panels.drb.pair(), None);
     h.get_by_label(first).click();
     h.run();
-    assert_eq!(h.state().drb.pair(), Some((a, b)));
-    assert!(!h.state().drb.picking);
+    assert_eq!(h.state().panels.drb.pair(), Some((a, b)));
+    assert!(!h.state().panels.drb.picking);
     h.get_by_label_contains(&format!("Pair {a} to {b}: width {}", expected[0].width));
     h.get_by_label("share");
 }
@@ -210,7 +210,7 @@ fn an_unheard_pair_hints_at_the_active_ones() {
             .find(|&(a, b)| a != b && d.metapath(a, b).is_none())
             .expect("some pair not heard yet")
     };
-    h.state_mut().drb.pick(a, b);
+    h.state_mut().panels.drb.pick(a, b);
     h.run();
     h.get_by_label_contains(&format!("Pair {a} to {b}: no acknowledgement heard yet"));
     h.get_by_label_contains("Active pairs: ");
@@ -221,7 +221,7 @@ fn an_unheard_pair_hints_at_the_active_ones() {
     h.get_by_label(&format!("{} to {}", busiest.0, busiest.1))
         .click();
     h.run();
-    assert_eq!(h.state().drb.pair(), Some(busiest));
+    assert_eq!(h.state().panels.drb.pair(), Some(busiest));
     h.get_by_label_contains(&format!("Pair {} to {}: width", busiest.0, busiest.1));
 }
 
@@ -273,11 +273,11 @@ fn a_demo_picks_the_widest_pair_or_a_given_one() {
         }
     };
     act(&mut h, r#"{"pair": "widest"}"#);
-    assert_eq!(h.state().drb.pair(), Some(widest));
+    assert_eq!(h.state().panels.drb.pair(), Some(widest));
     let (a, b) = widest;
     h.get_by_label_contains(&format!("Pair {a} to {b}: width"));
     act(&mut h, r#"{"pair": [60, 27]}"#);
-    assert_eq!(h.state().drb.pair(), Some((60, 27)));
+    assert_eq!(h.state().panels.drb.pair(), Some((60, 27)));
     for (bad, says) in [
         (
             r#"{"pair": [60, 64]}"#,
@@ -291,13 +291,13 @@ fn a_demo_picks_the_widest_pair_or_a_given_one() {
         act(&mut h, bad);
         let m = h.state().message.clone().expect("a message");
         assert!(m.is_error && m.text.contains(says), "{bad}: {m:?}");
-        assert_eq!(h.state().drb.pair(), Some((60, 27)), "{bad}");
+        assert_eq!(h.state().panels.drb.pair(), Some((60, 27)), "{bad}");
     }
     let mut h = harness("dor");
     act(&mut h, r#"{"pair": [1, 2]}"#);
     let m = h.state().message.clone().expect("a message");
     assert!(m.is_error && m.text.contains("run A runs dor"), "{m:?}");
-    assert_eq!(h.state().drb.pair(), None);
+    assert_eq!(h.state().panels.drb.pair(), None);
 }
 
 /// A picked pair adds the pair's section to the DRB panel (its MSP table,
@@ -328,7 +328,7 @@ fn a_picked_pair_keeps_the_curves_clear_of_the_panel() {
         assert!(panel.right() <= 1280.0, "{when}: panel {panel:?}");
     };
     clear(&h, "no pair");
-    h.state_mut().drb.pick(60, 27);
+    h.state_mut().panels.drb.pick(60, 27);
     for _ in 0..5 {
         h.run();
     }

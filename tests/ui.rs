@@ -237,11 +237,17 @@ fn path_selection_panel_computes_maxcp_statistics() {
     h.get_by_label("Path selection").click();
     h.run();
     h.get_by_label("Static path selection");
-    h.state_mut().path_selection.algorithm = routelab::paths::Algorithm::MaxCp;
+    h.state_mut().panels.path_selection.algorithm = routelab::paths::Algorithm::MaxCp;
     h.run();
     h.get_by_label("Compute").click();
     h.run();
-    let r = h.state().path_selection.result.clone().expect("computed");
+    let r = h
+        .state()
+        .panels
+        .path_selection
+        .result
+        .clone()
+        .expect("computed");
     assert_eq!(r.routing(), "paths:updown-dfs:maxcp");
     assert!(r.stats.max > 0 && r.stats.sd > 0.0, "{:?}", r.stats);
     h.get_by_label_contains("crossing.sd");
@@ -260,7 +266,7 @@ fn path_selection_runs_a_live_search_then_traffic_over_its_tables() {
     h.get_by_label("Path selection").click();
     h.run();
     {
-        let ps = &mut h.state_mut().path_selection;
+        let ps = &mut h.state_mut().panels.path_selection;
         ps.algorithm = routelab::paths::Algorithm::Sa;
         ps.sa_budget = 5_000;
     }
@@ -268,13 +274,13 @@ fn path_selection_runs_a_live_search_then_traffic_over_its_tables() {
     h.get_by_label("Compute").click();
     h.run_steps(1);
     let mut frames = 0;
-    while h.state().path_selection.is_running() {
+    while h.state().panels.path_selection.is_running() {
         h.run_steps(1);
         frames += 1;
         assert!(frames < 10_000, "the search never finished");
     }
     h.run_steps(1);
-    let ps = &h.state().path_selection;
+    let ps = &h.state().panels.path_selection;
     assert_eq!(ps.error, None);
     let r = ps.result.clone().expect("computed");
     assert_eq!(r.iterations, 5_000);
@@ -304,7 +310,7 @@ fn path_selection_compares_two_algorithms_side_by_side() {
     h.get_by_label("Path selection").click();
     h.run();
     {
-        let ps = &mut h.state_mut().path_selection;
+        let ps = &mut h.state_mut().panels.path_selection;
         ps.algorithm = routelab::paths::Algorithm::MaxCp;
         ps.compare_algorithm = routelab::paths::Algorithm::Random;
     }

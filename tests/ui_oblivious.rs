@@ -33,7 +33,7 @@ fn settle(h: &mut Harness<'_, RoutelabApp>) {
     let start = Instant::now();
     loop {
         h.run_steps(1);
-        if !h.state().oblivious.is_busy() {
+        if !h.state().panels.oblivious.is_busy() {
             break;
         }
         assert!(
@@ -66,7 +66,7 @@ fn a_torus_preset_opens_the_panel_and_a_clicked_pair_shows_its_quadrants() {
     let mut h = harness();
     load_preset(&mut h, TORUS_TORNADO);
     assert!(
-        h.state().oblivious.open,
+        h.state().panels.oblivious.open,
         "an oblivious preset opens the panel"
     );
     h.get_by_label("Oblivious routing analysis");
@@ -98,8 +98,8 @@ fn a_torus_preset_opens_the_panel_and_a_clicked_pair_shows_its_quadrants() {
     // Shading one quadrant's box, then the pair's own load on the view.
     h.get_by_label("(-,-)").click();
     h.run_steps(2);
-    assert_eq!(h.state().oblivious.quadrant, Some(3));
-    let pair = h.state().oblivious.pair().unwrap().clone();
+    assert_eq!(h.state().panels.oblivious.quadrant, Some(3));
+    let pair = h.state().panels.oblivious.pair().unwrap().clone();
     assert_eq!(pair.samples.len(), 4);
     assert!(pair.expected_hops >= 5.0);
     h.get_by_label("Colour the analysis view by this pair's load w_c(s,d)")
@@ -108,6 +108,7 @@ fn a_torus_preset_opens_the_panel_and_a_clicked_pair_shows_its_quadrants() {
     let app = h.state();
     let sims = [&app.session.sim];
     let views = app
+        .panels
         .oblivious
         .central_views(&sims, app.settings.theme)
         .unwrap();
@@ -135,7 +136,14 @@ fn expected_load_and_simulated_utilization_share_one_scale() {
     assert_eq!(h.state().session.now(), 2000);
     let app = h.state();
     let load = app.session.scenario.load;
-    let expected = app.oblivious.expected().unwrap().as_ref().unwrap().clone();
+    let expected = app
+        .panels
+        .oblivious
+        .expected()
+        .unwrap()
+        .as_ref()
+        .unwrap()
+        .clone();
     let n = app.session.sim.network().num_network_channels();
     let top = |v: &[f64]| v[..n].iter().copied().fold(0.0, f64::max);
     let simulated = app.session.sim.channel_utilization();
@@ -147,6 +155,7 @@ fn expected_load_and_simulated_utilization_share_one_scale() {
     // The central area draws the analysis beside the run, both on it.
     let sims = [&app.session.sim];
     let views = app
+        .panels
         .oblivious
         .central_views(&sims, app.settings.theme)
         .unwrap();
@@ -174,7 +183,7 @@ fn the_compare_table_lists_the_six_routings_with_the_clis_numbers() {
     h.get_by_label("Compare routings").click();
     h.run_steps(2);
     settle(&mut h);
-    let t = h.state().oblivious.compare_table().unwrap();
+    let t = h.state().panels.oblivious.compare_table().unwrap();
     assert!(t.finished() && t.error.is_none(), "{t:?}");
     let names: Vec<String> = t.rows.iter().map(|r| r.routing.to_string()).collect();
     assert_eq!(
@@ -280,7 +289,7 @@ fn every_oblivious_routing_swaps_live_and_too_few_vcs_are_explained() {
         assert!(sim.failure().is_none(), "{r}: {:?}", sim.failure());
         assert_eq!(sim.swaps().len(), i + 2);
         // The analysis follows the running routing.
-        let ctx = h.state().oblivious.context().unwrap().clone();
+        let ctx = h.state().panels.oblivious.context().unwrap().clone();
         assert_eq!(ctx.routing.map(|x| x.to_string()).as_deref(), Some(*r));
     }
     // Two VCs are too few for RLB on a 2-D torus: the swap says why.
@@ -310,7 +319,7 @@ fn the_latency_sweep_runs_every_routing_with_its_analysed_mark() {
     load_preset(&mut h, RING_TORNADO);
     settle(&mut h);
     {
-        let st = &mut h.state_mut().oblivious.sweep_settings;
+        let st = &mut h.state_mut().panels.oblivious.sweep_settings;
         st.load_from = 0.1;
         st.load_to = 0.2;
         st.load_step = 0.1;
@@ -321,7 +330,7 @@ fn the_latency_sweep_runs_every_routing_with_its_analysed_mark() {
     h.get_by_label("Run routing sweep").click();
     h.run_steps(1);
     settle(&mut h);
-    let p = h.state().oblivious.sweep.progress();
+    let p = h.state().panels.oblivious.sweep.progress();
     assert!(p.finished && p.error.is_none(), "{:?}", p.error);
     // Every routing runs on the ring with the preset's 4 VCs.
     assert_eq!(p.points.len(), 6 * 2);

@@ -375,7 +375,7 @@ fn comparing_heatmaps_share_one_colour_range() {
     load_preset_file(&mut h, "oblivious-c-torus8-tornado.json");
     // The analysis beside the runs has its own shared scale: close it, so
     // the runs' own colourings are what is compared.
-    h.state_mut().oblivious.open = false;
+    h.state_mut().panels.oblivious.open = false;
     h.key_press(egui::Key::C);
     h.run_steps(2);
     assert!(

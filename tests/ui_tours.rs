@@ -31,7 +31,12 @@ fn every_tour_file_is_valid() {
     let (presets, _) = presets::all();
     let files: Vec<&str> = presets.iter().map(|p| p.source.as_str()).collect();
     for t in &tours {
-        let p = tour::problems(t, &files, tour::PANELS, tour::METRICS);
+        let p = tour::problems(
+            t,
+            &files,
+            &routelab::app::panels::Panels::default().ids(),
+            tour::METRICS,
+        );
         assert!(p.is_empty(), "{p:?}");
     }
 }

@@ -45,7 +45,7 @@ impl RoutelabApp {
             let heatmap = if self.session.compare.is_some() {
                 None
             } else {
-                self.path_selection.heatmap(self.session.sim.network())
+                self.panels.path_selection.heatmap(self.session.sim.network())
             };
             ui.horizontal(|ui| {
                 ui.selectable_value(&mut self.central_view, CentralView::Network, "Network")
@@ -73,10 +73,10 @@ impl RoutelabApp {
                 });
                 view_rect = Some(r.response.rect.union(r.inner.rect));
             } else {
-            let drb_pair = self.drb.pair();
+            let drb_pair = self.panels.drb.pair();
             let sims: Vec<&crate::sim::Simulation> = runs.iter().map(|r| r.1).collect();
             // The oblivious panel's expected load, left of the runs.
-            let analysis = self.oblivious.central_views(&sims, theme);
+            let analysis = self.panels.oblivious.central_views(&sims, theme);
             ui.allocate_ui(egui::vec2(ui.available_width(), view_h), |ui| {
                 ui.columns(runs.len() + usize::from(analysis.is_some()), |cols| {
                     let mut cols = cols.iter_mut();

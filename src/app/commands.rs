@@ -18,9 +18,9 @@ impl RoutelabApp {
                     self.settings.compare_routing = None;
                 }
                 if session.sim.network().spec() != self.session.sim.network().spec() {
-                    self.path_selection.stop();
+                    self.panels.path_selection.stop();
                 }
-                self.path_selection.sync_from(&session.scenario);
+                self.panels.path_selection.sync_from(&session.scenario);
                 self.session = session;
                 // The balancer and compare boxes offer only routings that
                 // apply to this network: keep their picks among them.
@@ -80,9 +80,9 @@ impl RoutelabApp {
         if !self.settings.metric.available(&self.session.sim) {
             self.settings.metric = Metric::Utilization;
         }
-        self.oblivious.open = source.starts_with(presets::OBLIVIOUS_PREFIX);
+        self.panels.oblivious.open = source.starts_with(presets::OBLIVIOUS_PREFIX);
         if !source.starts_with("paths-") {
-            self.path_selection.open = false;
+            self.panels.path_selection.open = false;
         }
         self.central_view = CentralView::Network;
         self.sweep.cancel();

@@ -27,7 +27,7 @@ use std::sync::Arc;
 use web_time::Duration;
 
 /// Cycles between two samples of the curves.
-pub const SAMPLE_CYCLES: u64 = 100;
+pub const SAMPLE_CYCLES: u64 = crate::app::panel::SAMPLE_CYCLES;
 /// Most samples kept per curve (older ones dropped in halves).
 const MAX_SAMPLES: usize = 4000;
 
@@ -834,6 +834,49 @@ pub fn overlay(
         painter.galley(rect.min, galley, theme.selection());
     }
     ends
+}
+
+impl crate::app::panel::Panel for DrbPanel {
+    fn id(&self) -> &'static str {
+        "drb"
+    }
+    fn title(&self) -> &'static str {
+        "DRB metapaths"
+    }
+    fn hover(&self) -> &'static str {
+        "DRB's metapaths: how far they have expanded, and one pair's MSPs on the network (shows by itself when a run is routed by DRB)"
+    }
+    fn hide_hint(&self) -> &'static str {
+        "Hide the DRB panel (View menu brings it back)"
+    }
+    fn width(&self) -> (f32, crate::app::side_panel::Width) {
+        (360.0, crate::app::side_panel::Width::Capped)
+    }
+    /// Only beside a run routed by DRB.
+    fn applies(&self, session: &crate::app::session::Session) -> bool {
+        let sims: Vec<&Simulation> = session.sims().collect();
+        DrbPanel::applies(&sims)
+    }
+    /// Open unless the user hid it: it shows by itself.
+    fn is_open(&self) -> bool {
+        !self.hidden
+    }
+    fn set_open(&mut self, open: bool, _session: &crate::app::session::Session) {
+        self.hidden = !open;
+    }
+    fn sample(&mut self, sims: &[&Simulation]) {
+        DrbPanel::sample(self, sims);
+    }
+    fn observe(&mut self, sims: &[&Simulation]) {
+        self.notice_reset(sims);
+    }
+    fn take_selection(&mut self, selected: &mut Option<Selected>) {
+        DrbPanel::take_selection(self, *selected);
+    }
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut crate::app::panel::PanelContext<'_>) {
+        let runs = cx.session.labelled_runs();
+        drb_panel_ui(ui, self, &runs, cx.theme);
+    }
 }
 
 #[cfg(test)]

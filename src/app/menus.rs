@@ -163,11 +163,19 @@ impl RoutelabApp {
             ui.radio_value(&mut self.central_view, CentralView::Network, "Network");
             ui.radio_value(&mut self.central_view, CentralView::Surface, "Latency surface")
                 .on_hover_text("DRB's Fig. 9: per-node link queueing delay in 3-D");
-            if ui
-                .checkbox(&mut self.drb.hidden, "Hide the DRB panel")
-                .on_hover_text("The panel shows when a run is routed by DRB")
-                .changed()
-            {
+            let mut changed = false;
+            for panel in self.panels.list_mut() {
+                let mut open = panel.is_open();
+                if ui
+                    .checkbox(&mut open, panel.title())
+                    .on_hover_text(panel.hover())
+                    .changed()
+                {
+                    panel.set_open(open, &self.session);
+                    changed = true;
+                }
+            }
+            if changed {
                 ui.close();
             }
             ui.separator();
@@ -351,10 +359,19 @@ impl RoutelabApp {
             });
         }
         ui.separator();
-        ui.toggle_value(&mut self.path_selection.open, "Path selection")
-            .on_hover_text("Show or hide the static path-selection panel: legal paths, MaxCp, GA, SA and their crossing paths");
-        ui.toggle_value(&mut self.oblivious.open, "Oblivious analysis")
-            .on_hover_text("Show or hide the oblivious-routing panel: expected channel loads beside the simulation, a pair's quadrants and paths, every routing's ideal throughput (tori and meshes)");
+        for panel in self.panels.list_mut() {
+            let Some(label) = panel.toolbar_label() else {
+                continue;
+            };
+            let mut open = panel.is_open();
+            if ui
+                .toggle_value(&mut open, label)
+                .on_hover_text(panel.hover())
+                .changed()
+            {
+                panel.set_open(open, &self.session);
+            }
+        }
     }
 }
 

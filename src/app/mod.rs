@@ -40,13 +40,14 @@ pub mod live_series;
 mod menus;
 pub mod network_view;
 pub mod oblivious;
+pub mod panel;
+pub mod panels;
 pub mod path_selection;
 pub mod playback;
 pub mod plot_axes;
 pub mod plots;
 pub mod presenter;
 pub mod presets;
-mod right_panels;
 pub mod scenario_panel;
 pub mod session;
 pub mod share;
@@ -130,10 +131,9 @@ pub struct RoutelabApp {
     pub show_help: bool,
     pub presets: Vec<Preset>,
     pub sweep: SweepRunner,
-    /// The path-selection panel (its settings, result and running search).
-    pub path_selection: path_selection::PathSelection,
-    /// The oblivious-routing panel (expected loads, pairs, compare table).
-    pub oblivious: oblivious::ObliviousAnalysis,
+    /// The side panels: path selection, the oblivious analysis, DRB's
+    /// metapaths, and any added ([`panels::Panels`]).
+    pub panels: panels::Panels,
     commands: Vec<AppCommand>,
     show_file_window: bool,
     /// What the Compare box holds: the routing run B would get.
@@ -164,8 +164,6 @@ pub struct RoutelabApp {
     pub frame_cpu_ms: Option<f32>,
     /// A run towards a digest a link asked for (`&digest`).
     pub digest_run: Option<digest_run::DigestRun>,
-    /// DRB's panel: expansion curves and one pair's metapath.
-    pub drb: drb_panel::DrbPanel,
     /// A command waiting for DRB's threshold to be measured on its router
     /// (`commands.rs` defers it; [`RoutelabApp::show`] advances it).
     pub threshold_wait: Option<drb_panel::ThresholdWait<AppCommand>>,
@@ -188,9 +186,6 @@ pub struct RoutelabApp {
     pub last_demo: Option<tour::demo::Demo>,
     /// What the curves drew in the last frame (tests check the screen).
     pub plot_reports: Vec<plots::PlotReport>,
-    /// Which right-hand panels were open last frame (path selection,
-    /// oblivious, DRB).
-    right_panels: [bool; 3],
     /// Where each run's network view was drawn in the last frame, and the
     /// top of its colour range.
     pub view_reports: Vec<ViewReport>,
@@ -268,11 +263,10 @@ impl RoutelabApp {
             speed: settings.speed,
             ..Playback::default()
         };
-        let mut path_selection = path_selection::PathSelection::default();
-        path_selection.sync_from(&session.scenario);
+        let mut panels = panels::Panels::default();
+        panels.path_selection.sync_from(&session.scenario);
         let mut app = RoutelabApp {
-            path_selection,
-            oblivious: Default::default(),
+            panels,
             draft: session.scenario.clone(),
             compare_pick: settings
                 .compare_routing
@@ -305,7 +299,6 @@ impl RoutelabApp {
             whole_window_png: false,
             frame_cpu_ms: None,
             digest_run: None,
-            drb: Default::default(),
             threshold_wait: None,
             threshold_in_frames: cfg!(target_arch = "wasm32"),
             surface: Default::default(),
@@ -316,7 +309,6 @@ impl RoutelabApp {
             demo: None,
             last_demo: None,
             plot_reports: Vec::new(),
-            right_panels: [false; 3],
             view_reports: Vec::new(),
             settings,
         };
@@ -432,49 +424,45 @@ impl RoutelabApp {
         // Advance the simulation and the sweep.
         let warmup = self.session.sim.measure().warmup;
         let plan = self.playback.plan(self.session.now(), warmup);
-        // DRB's curves are sampled as the cycles run, not once a frame.
-        let drb = &mut self.drb;
+        // Panels sample as the cycles run, not once a frame (DRB's curves).
+        let panels = &mut self.panels;
         self.session
-            .run_sampled(plan, drb_panel::SAMPLE_CYCLES, |sims| drb.sample(sims));
+            .run_sampled(plan, panel::SAMPLE_CYCLES, |sims| panels.sample(sims));
         if self.session.failure().is_some() {
             self.playback.playing = false;
             self.playback.run_until = None;
         }
         self.sweep.tick();
         let sims: Vec<&crate::sim::Simulation> = self.session.sims().collect();
-        self.drb.notice_reset(&sims);
-        let drb_runs = drb_panel::DrbPanel::applies(&sims);
+        self.panels.observe(&sims);
         let digesting = self.tick_digest_run();
-        let searching = self.path_selection.tick(path_selection::FRAME_BUDGET_MS);
-        let analysing = self
-            .oblivious
-            .tick(&self.session.scenario, &self.session.sim);
+        // Every panel's background work (a search, an analysis).
+        let panels_busy = self.panels.tick(&self.session);
 
         self.top_ui(ui);
         self.status_ui(ui);
-        self.one_right_panel(drb_runs);
+        // One right-hand panel at a time: the one opened last stays, the
+        // others close, so the central view never collapses between them
+        // (the stage issue: with three open, titles overprinted and
+        // colour-bar numbers overlapped).
+        self.panels.dock(&self.session);
         // Presenter mode gives the side panels' room to the views.
-        let panels = !self.presenter.on;
-        if panels {
+        if !self.presenter.on {
             self.left_ui(ui);
-        }
-        if panels && self.path_selection.open {
-            // Opened: show the chosen algorithm's result at once.
-            let ps = &mut self.path_selection;
-            if ps.result.is_none() && ps.error.is_none() && !ps.is_running() {
-                ps.compute(self.session.sim.network());
+            let mut cx = panel::PanelContext {
+                session: &self.session,
+                metric: &mut self.settings.metric,
+                commands: &mut self.commands,
+                theme: self.settings.theme,
+            };
+            for p in self.panels.list_mut() {
+                if panel::shown(p, cx.session) {
+                    panel::show_docked(ui, p, &mut cx);
+                }
             }
-            self.path_selection_ui(ui);
-        }
-        if panels && self.oblivious.open {
-            self.oblivious_ui(ui);
-        }
-        if panels && drb_runs && !self.drb.hidden {
-            self.drb_ui(ui);
         }
         self.central_ui(ui);
-        self.oblivious.take_pick(&mut self.selected);
-        self.drb.take_selection(self.selected);
+        self.panels.take_selection(&mut self.selected);
         self.help_ui(&ctx);
         self.file_window_ui(&ctx);
         self.tour_frame(&ctx);
@@ -488,9 +476,7 @@ impl RoutelabApp {
         if self.playback.playing
             || self.playback.pending_steps > 0
             || self.sweep.is_running()
-            || searching
-            || analysing
-            || self.path_selection.is_running()
+            || panels_busy
             || self.screenshot_pending
             || digesting
             || measuring
@@ -498,38 +484,6 @@ impl RoutelabApp {
         {
             ctx.request_repaint();
         }
-    }
-
-    /// At most one right-hand panel (path selection, oblivious analysis,
-    /// DRB) at a time: the one opened last stays, the others close, so
-    /// the central view never collapses between them (the stage issue:
-    /// with three open, titles overprinted and colour-bar numbers
-    /// overlapped).
-    fn one_right_panel(&mut self, drb_runs: bool) {
-        let now = [
-            self.path_selection.open,
-            self.oblivious.open,
-            drb_runs && !self.drb.hidden,
-        ];
-        let opened: Vec<usize> = (0..3)
-            .filter(|&i| now[i] && !self.right_panels[i])
-            .collect();
-        if let Some(&keep) = opened.last() {
-            if keep != 0 {
-                self.path_selection.open = false;
-            }
-            if keep != 1 {
-                self.oblivious.open = false;
-            }
-            if keep != 2 && drb_runs {
-                self.drb.hidden = true;
-            }
-        }
-        self.right_panels = [
-            self.path_selection.open,
-            self.oblivious.open,
-            drb_runs && !self.drb.hidden,
-        ];
     }
 
     /// Start a run of the applied scenario towards its digest

@@ -87,7 +87,12 @@ fn parse_tour(text: &str) -> Result<Tour, String> {
     let presets = super::presets::all().0;
     let names: Vec<&str> = presets.iter().map(|p| p.source.as_str()).collect();
     let metrics: Vec<&str> = super::tour::METRICS.to_vec();
-    let problems = super::tour::problems(&tour, &names, super::tour::PANELS, &metrics);
+    let problems = super::tour::problems(
+        &tour,
+        &names,
+        &super::panels::Panels::default().ids(),
+        &metrics,
+    );
     if problems.is_empty() {
         Ok(tour)
     } else {

@@ -6,8 +6,8 @@
 //! ([`CentralViews`]).
 
 use super::*;
+use crate::app::app_command::AppCommand;
 use crate::app::theme::Theme;
-use crate::app::{AppCommand, RoutelabApp};
 use crate::topology::Shape;
 use egui::Color32;
 use egui_plot::{Bar, BarChart, Line, LineStyle, PlotPoints, Points, VLine};
@@ -793,30 +793,45 @@ fn vcs_ui(
     }
 }
 
-impl RoutelabApp {
-    /// The oblivious-routing panel on the right.
-    pub(in crate::app) fn oblivious_ui(&mut self, ui: &mut egui::Ui) {
-        let hide = crate::app::side_panel::show(
+impl crate::app::panel::Panel for ObliviousAnalysis {
+    fn id(&self) -> &'static str {
+        "oblivious"
+    }
+    fn title(&self) -> &'static str {
+        "Oblivious routing analysis"
+    }
+    fn hover(&self) -> &'static str {
+        "Show or hide the oblivious-routing panel: expected channel loads beside the simulation, a pair's quadrants and paths, every routing's ideal throughput (tori and meshes)"
+    }
+    fn hide_hint(&self) -> &'static str {
+        "Hide the oblivious-routing panel"
+    }
+    fn toolbar_label(&self) -> Option<&'static str> {
+        Some("Oblivious analysis")
+    }
+    fn width(&self) -> (f32, crate::app::side_panel::Width) {
+        (400.0, crate::app::side_panel::Width::Free)
+    }
+    fn is_open(&self) -> bool {
+        self.open
+    }
+    fn set_open(&mut self, open: bool, _session: &crate::app::session::Session) {
+        self.open = open;
+    }
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut crate::app::panel::PanelContext<'_>) {
+        ObliviousAnalysis::ui(
+            self,
             ui,
-            crate::app::side_panel::Edge::Right,
-            "oblivious",
-            (400.0, crate::app::side_panel::Width::Free),
-            Some(crate::app::side_panel::Heading {
-                title: "Oblivious routing analysis",
-                hide_hint: "Hide the oblivious-routing panel",
-            }),
-            |ui| {
-                self.oblivious.ui(
-                    ui,
-                    &self.session.scenario,
-                    &self.session.sim,
-                    &mut self.commands,
-                    self.settings.theme,
-                );
-            },
+            &cx.session.scenario,
+            &cx.session.sim,
+            cx.commands,
+            cx.theme,
         );
-        if hide {
-            self.oblivious.open = false;
-        }
+    }
+    fn tick(&mut self, session: &crate::app::session::Session) -> bool {
+        ObliviousAnalysis::tick(self, &session.scenario, &session.sim)
+    }
+    fn take_selection(&mut self, selected: &mut Option<crate::app::network_view::Selected>) {
+        self.take_pick(selected);
     }
 }

@@ -311,3 +311,62 @@ fn histogram(ui: &mut egui::Ui, runs: &[(String, Vec<u32>)], theme: Theme) {
             }
         });
 }
+
+impl crate::app::panel::Panel for PathSelection {
+    fn id(&self) -> &'static str {
+        "path_selection"
+    }
+    fn title(&self) -> &'static str {
+        "Static path selection"
+    }
+    fn hover(&self) -> &'static str {
+        "Show or hide the static path-selection panel: legal paths, MaxCp, GA, SA and their crossing paths"
+    }
+    fn hide_hint(&self) -> &'static str {
+        "Hide the path-selection panel"
+    }
+    fn toolbar_label(&self) -> Option<&'static str> {
+        Some("Path selection")
+    }
+    fn is_open(&self) -> bool {
+        self.open
+    }
+    fn set_open(&mut self, open: bool, _session: &crate::app::session::Session) {
+        self.open = open;
+    }
+    fn reveal(&mut self, session: &crate::app::session::Session) {
+        self.open = true;
+        self.sync_from(&session.scenario);
+        self.compute(session.sim.network());
+    }
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut crate::app::panel::PanelContext<'_>) {
+        let net = cx.session.sim.network();
+        // Opened: show the chosen algorithm's result at once.
+        if self.result.is_none() && self.error.is_none() && !self.is_running() {
+            self.compute(net);
+        }
+        // Comparing, run B's crossing paths beside run A's.
+        self.compare_crossing = cx.session.compare.as_ref().and_then(|b| {
+            let (_, v) = b.routing_channel_values()?;
+            Some((
+                b.routing_name(),
+                v.iter()
+                    .take(net.num_network_channels())
+                    .map(|x| *x as u32)
+                    .collect(),
+            ))
+        });
+        PathSelection::ui(
+            self,
+            ui,
+            &cx.session.scenario,
+            net,
+            cx.metric,
+            cx.commands,
+            cx.theme,
+        );
+    }
+    fn tick(&mut self, _session: &crate::app::session::Session) -> bool {
+        self.tick(super::FRAME_BUDGET_MS) || self.is_running()
+    }
+}

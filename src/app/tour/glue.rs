@@ -46,16 +46,13 @@ impl RoutelabApp {
 
     /// What a tour step may change, as it is now.
     fn tour_snapshot(&self) -> Snapshot {
-        let mut panels = Vec::new();
-        if self.path_selection.open {
-            panels.push("path_selection".to_string());
-        }
-        if self.oblivious.open {
-            panels.push("oblivious".to_string());
-        }
-        if !self.drb.hidden {
-            panels.push("drb".to_string());
-        }
+        let panels = self
+            .panels
+            .list()
+            .into_iter()
+            .filter(|p| p.is_open())
+            .map(|p| p.id().to_string())
+            .collect();
         Snapshot {
             scenario: self.session.scenario.clone(),
             compare: self.session.compare_routing.clone(),
@@ -92,9 +89,10 @@ impl RoutelabApp {
         } else {
             crate::app::CentralView::Network
         };
-        self.path_selection.open = snap.panels.iter().any(|p| p == "path_selection");
-        self.oblivious.open = snap.panels.iter().any(|p| p == "oblivious");
-        self.drb.hidden = !snap.panels.iter().any(|p| p == "drb");
+        for panel in self.panels.list_mut() {
+            let open = snap.panels.iter().any(|p| p == panel.id());
+            panel.set_open(open, &self.session);
+        }
         self.playback.speed = match snap.cycles_per_frame {
             Some(n) => Speed::CyclesPerFrame(n),
             None => Speed::AsFastAsPossible,
@@ -204,15 +202,8 @@ impl RoutelabApp {
                 return;
             }
             Action::Panel(p) => {
-                match p.as_str() {
-                    "path_selection" => {
-                        self.path_selection.open = true;
-                        self.path_selection.sync_from(&self.session.scenario);
-                        self.path_selection.compute(self.session.sim.network());
-                    }
-                    "oblivious" => self.oblivious.open = true,
-                    "drb" => self.drb.hidden = false,
-                    _ => {}
+                if let Some(panel) = self.panels.get_mut(&p) {
+                    panel.reveal(&self.session);
                 }
                 return;
             }
@@ -255,10 +246,10 @@ impl RoutelabApp {
             )),
         };
         if pair.is_ok() {
-            self.drb.hidden = false;
+            self.panels.drb.hidden = false;
         }
         match pair {
-            Ok(Some((a, b))) => self.drb.pick(a, b),
+            Ok(Some((a, b))) => self.panels.drb.pick(a, b),
             Ok(None) => self.info(
                 "No pair is widened yet: the DRB panel lists them as DRB widens them; click one to see its metapath",
             ),
@@ -312,12 +303,11 @@ impl RoutelabApp {
         check("traffic", &e.traffic, s.traffic.clone());
         check("metric", &e.metric, self.settings.metric.key().to_string());
         if let Some(panel) = &e.panel {
-            let open = match panel.as_str() {
-                "path_selection" => self.path_selection.open,
-                "oblivious" => self.oblivious.open,
-                "drb" => !self.drb.hidden,
-                _ => false,
-            };
+            let open = self
+                .panels
+                .list()
+                .into_iter()
+                .any(|p| p.id() == panel.as_str() && p.is_open());
             if !open {
                 p.push(format!("panel {panel} is not open"));
             }
@@ -350,7 +340,7 @@ impl RoutelabApp {
             p.push(format!("comparing: expected {w}"));
         }
         if let Some(w) = e.drb_pair
-            && w != self.drb.pair().is_some()
+            && w != self.panels.drb.pair().is_some()
         {
             p.push(format!("drb_pair: expected {w}"));
         }

@@ -30,7 +30,7 @@
 //! default: the user presses Next), `cycle_at_least`, `latency_above`,
 //! `accepted_below` (flits per host per cycle), `routing_is` (the user
 //! swapped to this routing). `target` names a region of the screen the app
-//! registers when it draws it ([`REGIONS`]). `expect` is checked by the UI
+//! registers when it draws it ([`regions`]). `expect` is checked by the UI
 //! tests after the step's actions.
 
 pub mod demo;
@@ -70,23 +70,22 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ),
 ];
 
-/// The screen regions a step may point at; the app records where it drew
-/// each one every frame (`overlay::mark`).
-pub const REGIONS: &[&str] = &[
-    "menu",
-    "toolbar",
-    "controls",
-    "network",
-    "curves",
-    "status",
-    "details",
-    "path_selection",
-    "oblivious",
-    "drb",
+/// The screen regions a step may point at besides the side panels (each
+/// panel is a region under its id); the app records where it drew each one
+/// every frame (`overlay::mark`).
+pub const FIXED_REGIONS: &[&str] = &[
+    "menu", "toolbar", "controls", "network", "curves", "status", "details",
 ];
 
-/// The side panels a step may open.
-pub const PANELS: &[&str] = &["path_selection", "oblivious", "drb"];
+/// Every region a step may point at, given the panels there are (the
+/// ids of the app's panel list, `Panels::ids`).
+pub fn regions(panels: &[&str]) -> Vec<String> {
+    FIXED_REGIONS
+        .iter()
+        .chain(panels)
+        .map(|r| r.to_string())
+        .collect()
+}
 
 /// The central views a step may show.
 pub const VIEWS: &[&str] = &["network", "surface"];
@@ -124,7 +123,7 @@ pub struct Step {
     /// The paper's section, e.g. `Singh §3.1`.
     #[serde(default)]
     pub section: String,
-    /// The region to highlight ([`REGIONS`]); none: a centred callout.
+    /// The region to highlight ([`regions`]); none: a centred callout.
     #[serde(default)]
     pub target: Option<String>,
     /// What the step does when it starts.
@@ -302,11 +301,11 @@ pub fn problems(tour: &Tour, presets: &[&str], panels: &[&str], metrics: &[&str]
     for (i, s) in tour.steps.iter().enumerate() {
         let at = format!("tour `{}` step {} (\"{}\")", tour.id, i + 1, s.title);
         if let Some(t) = &s.target
-            && !REGIONS.contains(&t.as_str())
+            && !regions(panels).iter().any(|r| r == t)
         {
             p.push(format!(
                 "{at}: target `{t}`; accepted {}",
-                REGIONS.join(", ")
+                regions(panels).join(", ")
             ));
         }
         let sentences = s.text.matches(['.', '!', '?']).count();

@@ -6,7 +6,7 @@ use super::TourRun;
 use crate::app::theme::Theme;
 use egui::{Align2, Color32, Id, Rect, Stroke, StrokeKind, vec2};
 
-/// Record that `region` (one of [`super::REGIONS`]) was drawn in `rect`
+/// Record that `region` (one of [`super::regions`]) was drawn in `rect`
 /// this frame.
 pub fn mark_rect(ctx: &egui::Context, region: &'static str, rect: Rect) {
     let pass = ctx.cumulative_pass_nr();
