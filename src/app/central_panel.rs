@@ -2,6 +2,7 @@
 //! live or sweep curves, side by side in presenter mode, runs side by side
 //! on one colour range.
 
+use super::view::ViewContext;
 use super::*;
 
 impl RoutelabApp {
@@ -84,14 +85,16 @@ impl RoutelabApp {
                     if let Some(v) = &analysis
                         && let Some(col) = cols.next()
                     {
-                        let r = network_view::network_ui_overlaid(
+                        let r = views::for_run(&self.session.sim).draw(
                             col,
                             &self.session.sim,
-                            &v.expected,
-                            theme,
-                            &mut selected,
-                            &v.title,
-                            &v.expected_overlay,
+                            &mut ViewContext {
+                                colouring: &v.expected,
+                                theme,
+                                selected: &mut selected,
+                                title: &v.title,
+                                overlay: &v.expected_overlay,
+                            },
                         );
                         view_rect = Some(r);
                     }
@@ -146,14 +149,16 @@ impl RoutelabApp {
                         {
                             overlay.marks.push((root, "root".into(), theme.highlight()));
                         }
-                        let r = network_view::network_ui_overlaid(
+                        let r = views::for_run(sim).draw(
                             col,
                             sim,
-                            &colouring,
-                            theme,
-                            &mut selected,
-                            &title,
-                            &overlay,
+                            &mut ViewContext {
+                                colouring: &colouring,
+                                theme,
+                                selected: &mut selected,
+                                title: &title,
+                                overlay: &overlay,
+                            },
                         );
                         if let (Some(pair), Some(d)) = (drb_pair, drb_panel::drb_of(sim)) {
                             drb_panel::overlay(

@@ -1,10 +1,12 @@
-//! What the network view colours channels by ([`Metric`], [`Colouring`])
-//! and what is selected in it ([`Selected`]): shared by the network view,
+//! What the network view colours channels by ([`Metric`], [`Colouring`]),
+//! what is drawn over it ([`Overlay`]) and what is selected in it
+//! ([`Selected`]): shared by the network view,
 //! the fat-tree view and the panels, so none of them imports another's
 //! drawing code for its types.
 
 use crate::sim::Simulation;
 use crate::topology::{ChannelId, SwitchId};
+use egui::Color32;
 use serde::{Deserialize, Serialize};
 
 /// The per-channel value the view colours by.
@@ -154,4 +156,22 @@ impl Colouring {
 pub enum Selected {
     Switch(SwitchId),
     Channel(ChannelId),
+}
+
+/// What is drawn over a network view besides its colouring: a colour
+/// scale shared with another view, shaded switches, paths and marked
+/// switches (the oblivious-routing panel's box of intermediate nodes,
+/// sampled paths, source and destination).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overlay {
+    /// Top of the colour scale (None: the largest value shown), so that
+    /// two views side by side read on one scale.
+    pub scale_max: Option<f64>,
+    /// Switches shaded behind their dots, each with its fill.
+    pub shaded: Vec<(SwitchId, Color32)>,
+    /// Paths, each a channel sequence in its colour, drawn over the
+    /// colouring side by side where they share a channel.
+    pub paths: Vec<(Vec<ChannelId>, Color32)>,
+    /// Switches ringed and labelled (e.g. "s", "d", "q").
+    pub marks: Vec<(SwitchId, String, Color32)>,
 }

@@ -604,6 +604,45 @@ fn number(v: f64) -> String {
     }
 }
 
+/// The fat tree under the time-slice model (Franco et al. §3), drawn in
+/// levels with its buffer bars and message arrows.
+pub struct FatTreeView;
+
+/// The one [`FatTreeView`] (`views::VIEWS`).
+pub static VIEW: FatTreeView = FatTreeView;
+
+impl super::view::NetworkView for FatTreeView {
+    fn id(&self) -> &'static str {
+        "fat_tree"
+    }
+    /// A run on the time-slice model (which only fat trees take).
+    fn applies(&self, sim: &Simulation) -> bool {
+        sim.time_slice().is_some()
+    }
+    fn draw(
+        &self,
+        ui: &mut egui::Ui,
+        sim: &Simulation,
+        cx: &mut super::view::ViewContext<'_>,
+    ) -> Rect {
+        fat_tree_ui(
+            ui,
+            sim,
+            cx.colouring,
+            cx.theme,
+            cx.selected,
+            cx.title,
+            cx.overlay.scale_max,
+        )
+    }
+    fn details(&self, ui: &mut egui::Ui, sim: &Simulation, selected: Selected, _theme: Theme) {
+        details_ui(ui, sim, selected);
+    }
+    fn clock(&self) -> super::view::Clock {
+        super::view::Clock::Slices
+    }
+}
+
 /// The time-slice details of switch `s`: its parameters, fill and limit.
 pub fn switch_details_ui(ui: &mut egui::Ui, sim: &Simulation, s: SwitchId) {
     let Some(ts) = sim.time_slice() else {

@@ -170,7 +170,7 @@ impl RoutelabApp {
                         if self.session.compare.is_some() {
                             ui.label(egui::RichText::new(label).strong());
                         }
-                        network_view::details_ui(ui, sim, sel, self.settings.theme);
+                        super::views::for_run(sim).details(ui, sim, sel, self.settings.theme);
                     }
                 });
         });

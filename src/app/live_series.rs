@@ -93,7 +93,7 @@ pub fn rows(runs: &[(&str, &Simulation)]) -> Vec<CurveRow> {
 /// on the time-slice model, then the packets in flight and queued. An
 /// unknown value is an empty cell.
 pub fn csv(runs: &[(&str, &Simulation)]) -> String {
-    let slices = runs.iter().any(|(_, s)| s.deadlines().is_some());
+    let slices = super::views::in_slices(runs.iter().map(|(_, s)| *s));
     let mut s =
         String::from("run,routing,window_start,window_end,cycles,partial,latency,accepted,offered");
     if slices {

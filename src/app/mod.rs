@@ -63,6 +63,8 @@ pub mod sweep_runner;
 mod sweep_threads;
 pub mod theme;
 pub mod tour;
+pub mod view;
+pub mod views;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 mod windows;

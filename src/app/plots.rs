@@ -142,7 +142,7 @@ pub fn live_curves_ui(
                 .strong()
                 .size(16.0),
             );
-            ui.label(if runs.iter().any(|(_, s)| s.deadlines().is_some()) {
+            ui.label(if super::views::in_slices(runs.iter().map(|(_, s)| *s)) {
                 "Press Play (Space) or Step: latency and success rate are drawn here \
                  for every window of slices the simulation completes."
             } else {
@@ -152,7 +152,7 @@ pub fn live_curves_ui(
         });
         return Vec::new();
     }
-    let slices = runs.iter().any(|(_, s)| s.deadlines().is_some());
+    let slices = super::views::in_slices(runs.iter().map(|(_, s)| *s));
     let mut entries: Vec<(String, egui::Color32, bool)> = runs
         .iter()
         .enumerate()

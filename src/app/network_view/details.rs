@@ -8,17 +8,21 @@ use crate::topology::Network;
 use egui::{Align2, FontId, Sense, vec2};
 
 /// Details of the selection: buffers per VC for a switch, the three values
-/// for a channel.
-pub fn details_ui(ui: &mut egui::Ui, sim: &Simulation, selected: Selected, theme: Theme) {
-    if sim.time_slice().is_some() {
-        return crate::app::fat_tree_view::details_ui(ui, sim, selected);
-    }
+/// for a channel; `extra` adds a view's own lines under the heading (an
+/// imported fabric's names and cables).
+pub fn details_ui(
+    ui: &mut egui::Ui,
+    sim: &Simulation,
+    selected: Selected,
+    theme: Theme,
+    extra: &dyn Fn(&mut egui::Ui, &Network, Selected),
+) {
     let net = sim.network();
     let buffer = sim.router().buffer_flits.max(1) as f32;
     match selected {
         Selected::Switch(s) if (s as usize) < net.num_switches() => {
             ui.heading(format!("Switch {s}"));
-            crate::app::fabric_view::switch_details_ui(ui, net, s);
+            extra(ui, net, selected);
             let to = sim
                 .latency_by_destination_switch()
                 .get(s as usize)
@@ -39,11 +43,7 @@ pub fn details_ui(ui: &mut egui::Ui, sim: &Simulation, selected: Selected, theme
             ui.label(format!("Mean head wait in it: {wait:.2} cycles"));
             let held = sim.switch_occupancy().get(s as usize).copied().unwrap_or(0);
             let room = sim.switch_capacity().get(s as usize).copied().unwrap_or(0);
-            if sim.time_slice().is_some() {
-                crate::app::fat_tree_view::switch_details_ui(ui, sim, s);
-            } else {
-                ui.label(format!("Buffered now: {held} of {room} flits"));
-            }
+            ui.label(format!("Buffered now: {held} of {room} flits"));
             if let Some(w) = sim.stats().windows().last() {
                 ui.label(format!(
                     "Network, last window: {:.1} cycles, {:.3} flits/host/cycle",
@@ -91,7 +91,7 @@ pub fn details_ui(ui: &mut egui::Ui, sim: &Simulation, selected: Selected, theme
                 Network::endpoint_name(ch.src),
                 Network::endpoint_name(ch.dst)
             ));
-            crate::app::fabric_view::channel_details_ui(ui, net, c);
+            extra(ui, net, selected);
             ui.separator();
             for m in Metric::ALL.into_iter().filter(|m| m.available(sim)) {
                 let v = m.values(sim).get(c as usize).copied().unwrap_or(0.0);

@@ -4,17 +4,55 @@
 //! is the panel of the selected switch or channel.
 
 mod details;
+mod fabric;
 mod geometry;
 
 use super::theme::Theme;
 use crate::sim::Simulation;
-use crate::topology::{ChannelId, Network, SwitchId};
+use crate::topology::{Network, SwitchId};
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, pos2, vec2};
 use geometry::{channel_geometry, dist_to_segment};
 
-pub use super::colouring::{Colouring, Metric, Selected};
+pub use super::colouring::{Colouring, Metric, Overlay, Selected};
 pub use details::details_ui;
+pub use fabric::{FABRIC, FabricView};
 pub use geometry::ViewTransform;
+
+/// The switch graph view: every network drawn from its topology's
+/// coordinates (tori, meshes, hypercubes, midimews, irregular networks,
+/// fat trees on the cycle engines), channels coloured by a metric.
+pub struct GraphView;
+
+/// The one [`GraphView`], last in `views::VIEWS`.
+pub static GRAPH: GraphView = GraphView;
+
+impl crate::app::view::NetworkView for GraphView {
+    fn id(&self) -> &'static str {
+        "graph"
+    }
+    fn applies(&self, _sim: &Simulation) -> bool {
+        true
+    }
+    fn draw(
+        &self,
+        ui: &mut egui::Ui,
+        sim: &Simulation,
+        cx: &mut crate::app::view::ViewContext<'_>,
+    ) -> Rect {
+        network_ui_overlaid(
+            ui,
+            sim,
+            cx.colouring,
+            cx.theme,
+            cx.selected,
+            cx.title,
+            cx.overlay,
+        )
+    }
+    fn details(&self, ui: &mut egui::Ui, sim: &Simulation, selected: Selected, theme: Theme) {
+        details_ui(ui, sim, selected, theme, &|_, _, _| {});
+    }
+}
 
 /// Draw the network of `sim` filling the available space. Returns the
 /// view's screen rectangle (for PNG export).
@@ -51,24 +89,6 @@ pub fn network_ui_coloured(
     )
 }
 
-/// What is drawn over a network view besides its colouring: a colour
-/// scale shared with another view, shaded switches, paths and marked
-/// switches (the oblivious-routing panel's box of intermediate nodes,
-/// sampled paths, source and destination).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Overlay {
-    /// Top of the colour scale (None: the largest value shown), so that
-    /// two views side by side read on one scale.
-    pub scale_max: Option<f64>,
-    /// Switches shaded behind their dots, each with its fill.
-    pub shaded: Vec<(SwitchId, Color32)>,
-    /// Paths, each a channel sequence in its colour, drawn over the
-    /// colouring side by side where they share a channel.
-    pub paths: Vec<(Vec<ChannelId>, Color32)>,
-    /// Switches ringed and labelled (e.g. "s", "d", "q").
-    pub marks: Vec<(SwitchId, String, Color32)>,
-}
-
 /// The root switch of an up*/down* routing (`updown`, `paths:updown-*`,
 /// `paths:udwm`, or `minimal` on an irregular network, which is
 /// up*/down* from switch 0), to mark it on the view.
@@ -87,7 +107,8 @@ pub fn updown_root(routing: &str, topology: &str) -> Option<SwitchId> {
     Some(root)
 }
 
-/// [`network_ui_coloured`] with an [`Overlay`].
+/// [`network_ui_coloured`] with an [`Overlay`]: the switch graph's
+/// drawing, which the fabric view shares.
 pub fn network_ui_overlaid(
     ui: &mut egui::Ui,
     sim: &Simulation,
@@ -97,17 +118,6 @@ pub fn network_ui_overlaid(
     title: &str,
     overlay: &Overlay,
 ) -> Rect {
-    if sim.time_slice().is_some() {
-        return crate::app::fat_tree_view::fat_tree_ui(
-            ui,
-            sim,
-            colouring,
-            theme,
-            selected,
-            title,
-            overlay.scale_max,
-        );
-    }
     let net = sim.network();
     let size = ui.available_size().max(vec2(120.0, 120.0));
     let (response, painter) = ui.allocate_painter(size, Sense::click());
