@@ -47,7 +47,7 @@ fn harness_at(scenario: Scenario, size: egui::Vec2) -> Harness<'static, Routelab
 fn settle(h: &mut Harness<'static, RoutelabApp>) {
     let start = std::time::Instant::now();
     h.step();
-    while h.state().threshold_wait.is_some() {
+    while h.state().background.threshold_wait.is_some() {
         assert!(
             start.elapsed() < std::time::Duration::from_secs(300),
             "the threshold was still being measured after 5 minutes"
@@ -65,7 +65,7 @@ fn the_latency_surface_has_a_legend_and_turns_when_dragged() {
     h.run();
     h.get_by_label("Latency surface").click();
     h.run();
-    assert_eq!(h.state().central_view, CentralView::Surface);
+    assert_eq!(h.state().views.central_view, CentralView::Surface);
     // Before anything has queued the legend says so rather than "0 to 0.00".
     h.get_by_label_contains("no queueing measured yet");
     h.get_by_label("Step 100").click();
@@ -77,7 +77,7 @@ fn the_latency_surface_has_a_legend_and_turns_when_dragged() {
         "after 100 cycles of a hot spot the legend has a scale"
     );
     h.get_by_label_contains("cycles, one scale for every run");
-    let before = h.state().surface;
+    let before = h.state().views.surface;
     h.get_by_label_contains(&format!("View: yaw {}°", before.angles_deg().0));
     // Drag across the surface: the view turns.
     let r = h.get_by_label("Latency surface drawing").rect();
@@ -90,13 +90,13 @@ fn the_latency_surface_has_a_legend_and_turns_when_dragged() {
     h.run();
     h.drop_at(c + egui::vec2(80.0, 30.0));
     h.run();
-    let after = h.state().surface;
+    let after = h.state().views.surface;
     assert_ne!(after.yaw, before.yaw, "dragging turns the surface");
     assert_ne!(after.pitch, before.pitch);
     h.get_by_label_contains(&format!("View: yaw {}°", after.angles_deg().0));
     h.get_by_label("Reset view").click();
     h.run();
-    assert_eq!(h.state().surface.yaw, before.yaw);
+    assert_eq!(h.state().views.surface.yaw, before.yaw);
 }
 
 /// At 1280x800, comparing, the legend of the latency surface takes two
@@ -347,6 +347,7 @@ fn a_swap_to_drb_waits_for_the_threshold_of_its_router() {
     let source = "drb-torus4-bitrev.json";
     let i = h
         .state()
+        .editor
         .presets
         .iter()
         .position(|p| p.source == source)
@@ -413,7 +414,7 @@ fn a_swap_to_drb_waits_for_the_threshold_of_its_router() {
     h.get_by_label("Cancel").click();
     h.step();
     h.step();
-    assert!(h.state().threshold_wait.is_none());
+    assert!(h.state().background.threshold_wait.is_none());
     assert_eq!(h.state().session.sim.routing_name(), before);
     h.get_by_label_contains("Cancelled: the swap to drb was not applied");
 }

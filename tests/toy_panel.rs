@@ -147,7 +147,7 @@ fn a_tour_opens_the_toy_panel_and_back_closes_it() {
         )
         .is_empty()
     );
-    h.state_mut().tours.push(tour);
+    h.state_mut().guides.tours.push(tour);
     h.state_mut().push(AppCommand::StartTour("toy-tour".into()));
     h.run_steps(3);
     assert!(!toy_open(&h));

@@ -28,6 +28,7 @@ fn harness_sized(w: f32, h: f32) -> Harness<'static, RoutelabApp> {
 fn load_preset_file(h: &mut Harness<'_, RoutelabApp>, source: &str) {
     let i = h
         .state()
+        .editor
         .presets
         .iter()
         .position(|p| p.source == source)
@@ -207,12 +208,13 @@ fn help_overlay_toggles_with_question_mark() {
     h.get_by_label_contains("Show or hide this list");
     h.key_press(egui::Key::Escape);
     h.run();
-    assert!(!h.state().show_help);
+    assert!(!h.state().windows.show_help);
 }
 
 fn load_preset(h: &mut Harness<'_, RoutelabApp>, name: &str) {
     let source = h
         .state()
+        .editor
         .presets
         .iter()
         .find(|p| p.scenario.name == name)
@@ -343,12 +345,12 @@ fn path_selection_compares_two_algorithms_side_by_side() {
 fn file_dialog_answers_are_applied_and_no_dialog_shows_the_fallback() {
     use routelab::app::file_dialog::{Outcome, Purpose};
     let answer = |h: &mut Harness<'_, RoutelabApp>, purpose: Purpose, outcome: Outcome| {
-        let tx = h.state_mut().file_dialogs.open_with(purpose);
+        let tx = h.state_mut().windows.file_dialogs.open_with(purpose);
         h.run();
-        assert!(h.state().file_dialogs.is_open());
+        assert!(h.state().windows.file_dialogs.is_open());
         tx.send(outcome).unwrap();
         h.run();
-        assert!(!h.state().file_dialogs.is_open());
+        assert!(!h.state().windows.file_dialogs.is_open());
     };
     let mut h = harness();
     // The buttons are there (never clicked: that would open a real dialog).
@@ -363,12 +365,16 @@ fn file_dialog_answers_are_applied_and_no_dialog_shows_the_fallback() {
 
     // A dialog that never answers: "Stop waiting" in the status bar frees
     // the buttons, and a late answer is ignored.
-    let late = h.state_mut().file_dialogs.open_with(Purpose::LoadScenario);
+    let late = h
+        .state_mut()
+        .windows
+        .file_dialogs
+        .open_with(Purpose::LoadScenario);
     h.run();
-    assert!(h.state().file_dialogs.is_open());
+    assert!(h.state().windows.file_dialogs.is_open());
     h.get_by_label("Stop waiting").click();
     h.run();
-    assert!(!h.state().file_dialogs.is_open());
+    assert!(!h.state().windows.file_dialogs.is_open());
     assert!(late.send(Outcome::Cancelled).is_err());
     h.run();
     assert!(h.query_by_label("Stop waiting").is_none());
@@ -425,6 +431,7 @@ fn file_dialog_answers_are_applied_and_no_dialog_shows_the_fallback() {
     // Open a good file: applied, and it becomes the typed path.
     let other = h
         .state()
+        .editor
         .presets
         .iter()
         .map(|p| p.scenario.clone())
@@ -523,6 +530,7 @@ fn balancer_and_compare_picks_follow_the_network() {
     let mut h = harness();
     let (i, _) = h
         .state()
+        .editor
         .presets
         .iter()
         .enumerate()
@@ -559,6 +567,7 @@ fn the_compare_box_never_offers_run_a_again() {
     let mut h = harness();
     let presets: Vec<(usize, Option<String>)> = h
         .state()
+        .editor
         .presets
         .iter()
         .enumerate()
@@ -570,12 +579,12 @@ fn the_compare_box_never_offers_run_a_again() {
     );
     for (i, compare_with) in presets {
         // A pick left over from another network first.
-        h.state_mut().compare_pick = "dor:tie=random".into();
+        h.state_mut().editor.compare_pick = "dor:tie=random".into();
         h.state_mut().push(AppCommand::LoadPreset(i));
         h.run_steps(2);
         let app = h.state();
-        let name = &app.presets[i].scenario.name;
-        let pick = app.compare_pick.clone();
+        let name = &app.editor.presets[i].scenario.name;
+        let pick = app.editor.compare_pick.clone();
         if let Some(c) = compare_with {
             assert_eq!(pick, c, "{name}");
             continue;
@@ -596,6 +605,7 @@ fn the_compare_box_never_offers_run_a_again() {
     // (up*/down* there) is not offered; Compare runs what is.
     let (i, _) = h
         .state()
+        .editor
         .presets
         .iter()
         .enumerate()
@@ -604,10 +614,10 @@ fn the_compare_box_never_offers_run_a_again() {
                 || p.scenario.topology.starts_with("ibnetdiscover")
         })
         .expect("an irregular preset");
-    h.state_mut().compare_pick = "minimal".into();
+    h.state_mut().editor.compare_pick = "minimal".into();
     h.state_mut().push(AppCommand::LoadPreset(i));
     h.run_steps(2);
-    assert_ne!(h.state().compare_pick, "minimal");
+    assert_ne!(h.state().editor.compare_pick, "minimal");
     h.get_by_label("Compare").click();
     h.run_steps(2);
     let b = h.state().session.compare.as_ref().expect("run B");
@@ -640,7 +650,7 @@ fn a_routing_has_one_name_in_the_form_the_scenario_and_the_status_bar() {
     let check = |h: &Harness<'_, RoutelabApp>, expect: &str| {
         let app = h.state();
         assert_eq!(app.session.sim.routing_name(), expect);
-        assert_eq!(app.draft.routing, expect, "the Routing field");
+        assert_eq!(app.editor.draft.routing, expect, "the Routing field");
         assert_eq!(app.session.scenario.routing, expect, "the scenario saved");
         let status = format!("Routing {expect}");
         assert!(
@@ -717,7 +727,7 @@ fn side_panels_leave_room_for_the_network_view() {
     use routelab::app::tour::overlay::region;
     let mut h = harness_sized(1280.0, 800.0);
     load_preset_file(&mut h, "drb-torus8-hotspot.json");
-    h.state_mut().selected = Some(Selected::Switch(60));
+    h.state_mut().views.selected = Some(Selected::Switch(60));
     h.run_steps(4);
     let view = region(&h.ctx, "network").expect("the network view is drawn");
     assert!(
@@ -782,9 +792,13 @@ fn a_load_off_the_sliders_hundredths_is_kept() {
     load_preset_file(&mut h, "drb-torus8-hotspot.json");
     h.run_steps(3);
     assert_eq!(h.state().session.scenario.load, 0.135);
-    assert_eq!(h.state().draft.load, 0.135, "the panel changed the load");
+    assert_eq!(
+        h.state().editor.draft.load,
+        0.135,
+        "the panel changed the load"
+    );
     assert!(
-        h.state().draft == h.state().session.scenario,
+        h.state().editor.draft == h.state().session.scenario,
         "the panel shows an edit nobody made"
     );
 }

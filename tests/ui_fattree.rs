@@ -22,6 +22,7 @@ fn harness() -> Harness<'static, RoutelabApp> {
 fn load_preset_file(h: &mut Harness<'_, RoutelabApp>, source: &str) {
     let i = h
         .state()
+        .editor
         .presets
         .iter()
         .position(|p| p.source == source)
@@ -128,7 +129,7 @@ fn k16_folds_its_pods_and_unfolds_one_on_a_click() {
     h.get_by_label_contains("Switch 152 buffer:").click();
     h.run();
     assert_eq!(
-        h.state().selected,
+        h.state().views.selected,
         Some(routelab::app::network_view::Selected::Switch(152))
     );
     h.get_by_label("Fold pod 3").click();
@@ -228,7 +229,7 @@ fn the_latency_and_success_plots_span_the_same_slices() {
         h.get_by_label("Step 100").click();
         h.run();
     }
-    let reports = h.state().plot_reports.clone();
+    let reports = h.state().views.plot_reports.clone();
     let ids: Vec<&str> = reports.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids, ["slice_latency", "slice_success"]);
     let sim = &h.state().session.sim;

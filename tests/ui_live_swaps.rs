@@ -31,6 +31,7 @@ fn harness() -> Harness<'static, RoutelabApp> {
 fn load_preset(h: &mut Harness<'_, RoutelabApp>, source: &str) {
     let i = h
         .state()
+        .editor
         .presets
         .iter()
         .position(|p| p.source == source)
@@ -145,7 +146,7 @@ fn check_physical(h: &Harness<'_, RoutelabApp>, case: &str) {
 /// Each live plot's y range ends within 1.5x of the largest value it
 /// draws: the range is set by the data.
 fn check_ranges(h: &Harness<'_, RoutelabApp>, case: &str) {
-    let reports = h.state().plot_reports.clone();
+    let reports = h.state().views.plot_reports.clone();
     assert_eq!(reports.len(), 2, "{case}: two live plots");
     for r in &reports {
         let top = r.y_range[1];

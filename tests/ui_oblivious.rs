@@ -57,7 +57,7 @@ fn load_preset(h: &mut Harness<'_, RoutelabApp>, name: &str) {
 
 /// Click switch `s` in a network view (what the view's click writes).
 fn click_switch(h: &mut Harness<'_, RoutelabApp>, s: u32) {
-    h.state_mut().selected = Some(Selected::Switch(s));
+    h.state_mut().views.selected = Some(Selected::Switch(s));
     h.run_steps(2);
 }
 
@@ -76,7 +76,7 @@ fn a_torus_preset_opens_the_panel_and_a_clicked_pair_shows_its_quadrants() {
     click_switch(&mut h, 0);
     h.get_by_label("Now click a destination switch.");
     assert_eq!(
-        h.state().selected,
+        h.state().views.selected,
         None,
         "the click picked, it selected nothing"
     );
@@ -257,7 +257,7 @@ fn the_panel_explains_itself_on_a_network_that_is_no_torus() {
     assert!(h.query_by_label("Compare routings").is_none());
     // A click on a switch still selects it there.
     click_switch(&mut h, 3);
-    assert_eq!(h.state().selected, Some(Selected::Switch(3)));
+    assert_eq!(h.state().views.selected, Some(Selected::Switch(3)));
 }
 
 #[test]

@@ -39,7 +39,7 @@ fn f5_toggles_presenter_mode_and_keys_drive_a_demo() {
     let mut h = harness();
     assert!(region(&h.ctx, "controls").is_some());
     press(&mut h, egui::Key::F5);
-    assert!(h.state().presenter.on);
+    assert!(h.state().guides.presenter.on);
     assert_eq!(h.ctx.zoom_factor(), routelab::app::presenter::ZOOM);
     assert!(region(&h.ctx, "controls").is_none(), "side panel hidden");
     assert!(region(&h.ctx, "network").is_some());
@@ -48,9 +48,10 @@ fn f5_toggles_presenter_mode_and_keys_drive_a_demo() {
     // N: the preset after the current one (the default scenario is the
     // torus:8x8 DOR preset; the first preset if it were none), then the
     // next; P goes back.
-    let n = h.state().presets.len();
+    let n = h.state().editor.presets.len();
     let at = |h: &Harness<'_, RoutelabApp>| {
         h.state()
+            .editor
             .presets
             .iter()
             .position(|p| p.scenario == h.state().session.scenario)
@@ -78,7 +79,7 @@ fn f5_toggles_presenter_mode_and_keys_drive_a_demo() {
     assert!(h.state().session.compare.is_none());
 
     press(&mut h, egui::Key::F5);
-    assert!(!h.state().presenter.on);
+    assert!(!h.state().guides.presenter.on);
     assert_eq!(h.ctx.zoom_factor(), 1.0);
     assert!(region(&h.ctx, "controls").is_some());
 }
@@ -93,6 +94,7 @@ fn a_recorded_demo_replays_the_same_way() {
     press(&mut h, egui::Key::F6);
     let ring = h
         .state()
+        .editor
         .presets
         .iter()
         .position(|p| p.source == "oblivious-a-ring8-tornado.json")
@@ -107,7 +109,7 @@ fn a_recorded_demo_replays_the_same_way() {
     });
     h.run_steps(5);
     press(&mut h, egui::Key::F6);
-    let demo = h.state().last_demo.clone().expect("a demo");
+    let demo = h.state().guides.last_demo.clone().expect("a demo");
     assert_eq!(demo.steps.len(), 3, "{demo:?}");
     assert!(demo.steps.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
     let text = std::fs::read_to_string(dir.join("demo.json")).unwrap();
@@ -117,14 +119,17 @@ fn a_recorded_demo_replays_the_same_way() {
     let mut h = harness();
     h.state_mut().push(AppCommand::LoadScenarioText(text));
     h.run_steps(2);
-    assert!(h.state().demo.is_some());
+    assert!(h.state().guides.demo.is_some());
     let start = std::time::Instant::now();
-    while h.state().demo.is_some() {
+    while h.state().guides.demo.is_some() {
         h.run_steps(1);
         assert!(start.elapsed() < std::time::Duration::from_secs(60));
     }
     let app = h.state();
-    assert_eq!(app.session.scenario.name, app.presets[ring].scenario.name);
+    assert_eq!(
+        app.session.scenario.name,
+        app.editor.presets[ring].scenario.name
+    );
     assert!(app.playback.playing);
     assert_eq!(app.session.sim.routing_name(), "rlb");
     assert_eq!(app.session.sim.swaps().len(), 2);

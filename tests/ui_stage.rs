@@ -24,6 +24,7 @@ fn harness_sized(w: f32, h: f32) -> Harness<'static, RoutelabApp> {
 fn load_preset_file(h: &mut Harness<'_, RoutelabApp>, source: &str) {
     let i = h
         .state()
+        .editor
         .presets
         .iter()
         .position(|p| p.source == source)
@@ -54,7 +55,7 @@ fn legends_stay_off_the_data_and_swaps_are_marked_on_both_plots() {
         h.run_steps(1);
         // A DRB spec whose threshold is not measured on this router yet
         // swaps once it is (issue 65; on a thread of its own natively).
-        while h.state().threshold_wait.is_some() {
+        while h.state().background.threshold_wait.is_some() {
             std::thread::sleep(std::time::Duration::from_millis(5));
             h.step();
         }
@@ -62,7 +63,7 @@ fn legends_stay_off_the_data_and_swaps_are_marked_on_both_plots() {
     }
     let swaps = h.state().session.sim.swaps().to_vec();
     assert_eq!(swaps.len(), 6, "{swaps:?}");
-    let reports = h.state().plot_reports.clone();
+    let reports = h.state().views.plot_reports.clone();
     assert_eq!(reports.len(), 2, "two live plots");
     for r in &reports {
         assert_eq!(
@@ -124,18 +125,21 @@ fn sweep_plots_put_one_load_at_one_x() {
     h.state_mut().push(AppCommand::StartSweep);
     h.run_steps(1);
     for _ in 0..2000 {
-        if !h.state().sweep.is_running() {
+        if !h.state().background.sweep.is_running() {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
         h.run_steps(1);
     }
-    assert!(!h.state().sweep.is_running(), "the sweep did not finish");
+    assert!(
+        !h.state().background.sweep.is_running(),
+        "the sweep did not finish"
+    );
     h.run();
-    let reports = h.state().plot_reports.clone();
+    let reports = h.state().views.plot_reports.clone();
     let ids: Vec<&str> = reports.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids, ["sweep_latency", "sweep_accepted"]);
-    let points = h.state().sweep.progress().points;
+    let points = h.state().background.sweep.progress().points;
     assert_eq!(points.len(), 5, "{points:?}");
     crate::support::plots::assert_one_x(&reports[0], &reports[1]);
     assert!(reports[0].x_range[1] >= 0.9, "{:?}", reports[0].x_range);
@@ -201,7 +205,7 @@ fn presenter_layout(preset: &str) {
         }
     }
     h.run_steps(3);
-    assert!(h.state().presenter.on);
+    assert!(h.state().guides.presenter.on);
     let ppp = h.ctx.pixels_per_point();
     let window_px = 1920.0;
     let view = region(&h.ctx, "network").expect("the network view");
@@ -210,7 +214,7 @@ fn presenter_layout(preset: &str) {
         "the central view is {} px wide of {window_px}",
         view.width() * ppp
     );
-    let reports = h.state().plot_reports.clone();
+    let reports = h.state().views.plot_reports.clone();
     assert_eq!(reports.len(), 2);
     let texts = painted_texts(h.output());
     for r in &reports {
@@ -236,7 +240,7 @@ fn presenter_layout(preset: &str) {
     }
     h.key_press(egui::Key::F5);
     h.run_steps(4);
-    assert!(!h.state().presenter.on);
+    assert!(!h.state().guides.presenter.on);
     assert_eq!(h.ctx.zoom_factor(), 1.0);
     assert_eq!(*h.ctx.style_of(egui::Theme::Dark), *style_before);
 }
@@ -339,7 +343,7 @@ fn axes_show_three_numbers_at_any_span_and_height() {
 fn every_preset_starts_clean_after_any_other() {
     use routelab::app::network_view::Metric;
     let mut h = harness_sized(1280.0, 800.0);
-    let n = h.state().presets.len();
+    let n = h.state().editor.presets.len();
     for i in 0..n {
         // Dirty: a comparison, a notice, the crossing-paths colouring, a
         // swap.
@@ -351,7 +355,7 @@ fn every_preset_starts_clean_after_any_other() {
         h.state_mut().push(AppCommand::LoadPreset(i));
         h.run_steps(2);
         let app = h.state();
-        let source = &app.presets[i].source;
+        let source = &app.editor.presets[i].source;
         assert!(app.session.compare.is_none(), "{source}: still comparing");
         assert!(app.message.is_none(), "{source}: {:?}", app.message);
         assert!(
@@ -364,7 +368,10 @@ fn every_preset_starts_clean_after_any_other() {
             app.session.sim.routing_name(),
             "{source}: the Balancer box"
         );
-        assert_eq!(app.session.scenario, app.presets[i].scenario, "{source}");
+        assert_eq!(
+            app.session.scenario, app.editor.presets[i].scenario,
+            "{source}"
+        );
     }
 }
 
@@ -385,7 +392,7 @@ fn comparing_heatmaps_share_one_colour_range() {
     );
     let warmup = h.state().session.sim.measure().warmup;
     step(&mut h, warmup + 2000);
-    let views = h.state().view_reports.clone();
+    let views = h.state().views.view_reports.clone();
     assert_eq!(views.len(), 2, "{views:?}");
     assert!(views[0].colour_max.is_some(), "{views:?}");
     assert_eq!(views[0].colour_max, views[1].colour_max);
@@ -399,7 +406,7 @@ fn a_click_lands_on_the_switch_under_the_pointer() {
     let mut h = harness_sized(1400.0, 900.0);
     load_preset_file(&mut h, "torus-dor-uniform.json");
     for target in [0u32, 27, 45] {
-        let view = h.state().view_reports[0].rect;
+        let view = h.state().views.view_reports[0].rect;
         let net = h.state().session.sim.network().clone();
         let xf = ViewTransform::new(&net, view).expect("a drawn network");
         let p = xf.switch(&net, target);
@@ -410,10 +417,10 @@ fn a_click_lands_on_the_switch_under_the_pointer() {
         h.drop_at(p);
         h.run_steps(2);
         assert_eq!(
-            h.state().selected,
+            h.state().views.selected,
             Some(Selected::Switch(target)),
             "clicked switch {target} at {p:?}"
         );
-        assert_eq!(h.state().view_reports[0].rect, view, "the view moved");
+        assert_eq!(h.state().views.view_reports[0].rect, view, "the view moved");
     }
 }

@@ -44,13 +44,17 @@ fn every_tour_file_is_valid() {
 #[test]
 fn every_tour_runs_from_start_to_end() {
     let mut h = harness();
-    let tours = h.state().tours.clone();
+    let tours = h.state().guides.tours.clone();
     for t in &tours {
         h.state_mut().push(AppCommand::StartTour(t.id.clone()));
         h.run_steps(1);
         for (i, step) in t.steps.iter().enumerate() {
             let at = format!("tour {} step {} ({})", t.id, i + 1, step.title);
-            assert_eq!(h.state().tour.as_ref().map(|r| r.step), Some(i), "{at}");
+            assert_eq!(
+                h.state().guides.tour.as_ref().map(|r| r.step),
+                Some(i),
+                "{at}"
+            );
             h.run_steps(3);
             let problems = h.state().tour_expect_problems(&step.expect);
             assert!(problems.is_empty(), "{at}: {problems:?}");
@@ -74,19 +78,19 @@ fn every_tour_runs_from_start_to_end() {
                     // Next is refused until the wait holds, and the tour
                     // never moves on by itself. (A command is applied at
                     // the start of a frame, before the wait is looked at.)
-                    if !h.state().tour.as_ref().is_some_and(|r| r.ready) {
+                    if !h.state().guides.tour.as_ref().is_some_and(|r| r.ready) {
                         h.state_mut().push(AppCommand::Tour(TourButton::Next));
                         h.run_steps(1);
                         assert_eq!(
-                            h.state().tour.as_ref().map(|r| r.step),
+                            h.state().guides.tour.as_ref().map(|r| r.step),
                             Some(i),
                             "{at}: Next moved on before {w:?} held"
                         );
                     }
                     let start = Instant::now();
-                    while !h.state().tour.as_ref().is_some_and(|r| r.ready) {
+                    while !h.state().guides.tour.as_ref().is_some_and(|r| r.ready) {
                         assert_eq!(
-                            h.state().tour.as_ref().map(|r| r.step),
+                            h.state().guides.tour.as_ref().map(|r| r.step),
                             Some(i),
                             "{at}: moved on before {w:?} held"
                         );
@@ -99,7 +103,7 @@ fn every_tour_runs_from_start_to_end() {
                     }
                     h.run_steps(3);
                     assert_eq!(
-                        h.state().tour.as_ref().map(|r| r.step),
+                        h.state().guides.tour.as_ref().map(|r| r.step),
                         Some(i),
                         "{at}: the tour moved on by itself"
                     );
@@ -109,7 +113,7 @@ fn every_tour_runs_from_start_to_end() {
             }
         }
         assert!(
-            h.state().tour.is_none(),
+            h.state().guides.tour.is_none(),
             "tour {} ends after its last step",
             t.id
         );
@@ -126,17 +130,17 @@ fn keys_move_through_a_tour_and_a_bad_id_names_the_tours() {
     h.state_mut()
         .push(AppCommand::Playback(PlaybackCommand::Pause));
     h.run_steps(1);
-    assert_eq!(h.state().tour.as_ref().map(|r| r.step), Some(0));
-    assert!(!h.state().tour.as_ref().unwrap().ready);
+    assert_eq!(h.state().guides.tour.as_ref().map(|r| r.step), Some(0));
+    assert!(!h.state().guides.tour.as_ref().unwrap().ready);
     // Step 1 waits for latency: Enter does nothing until it has risen,
     // then moves on exactly one step.
     h.key_press(egui::Key::Enter);
     h.run_steps(2);
-    assert_eq!(h.state().tour.as_ref().map(|r| r.step), Some(0));
+    assert_eq!(h.state().guides.tour.as_ref().map(|r| r.step), Some(0));
     h.state_mut()
         .push(AppCommand::Playback(PlaybackCommand::Play));
     let start = Instant::now();
-    while !h.state().tour.as_ref().is_some_and(|r| r.ready) {
+    while !h.state().guides.tour.as_ref().is_some_and(|r| r.ready) {
         h.run_steps(1);
         assert!(
             start.elapsed() < Duration::from_secs(120),
@@ -145,13 +149,13 @@ fn keys_move_through_a_tour_and_a_bad_id_names_the_tours() {
     }
     h.key_press(egui::Key::Enter);
     h.run_steps(2);
-    assert_eq!(h.state().tour.as_ref().map(|r| r.step), Some(1));
+    assert_eq!(h.state().guides.tour.as_ref().map(|r| r.step), Some(1));
     h.state_mut().push(AppCommand::Tour(TourButton::Back));
     h.run_steps(2);
-    assert_eq!(h.state().tour.as_ref().map(|r| r.step), Some(0));
+    assert_eq!(h.state().guides.tour.as_ref().map(|r| r.step), Some(0));
     h.key_press(egui::Key::Escape);
     h.run_steps(2);
-    assert!(h.state().tour.is_none());
+    assert!(h.state().guides.tour.is_none());
     let e = h.state_mut().start_tour("nope").unwrap_err();
     assert!(
         e.contains("singh") && e.contains("first-five-minutes"),
@@ -173,7 +177,7 @@ fn tours_are_in_the_help_menu() {
     h.get_by_label("The first five minutes").click();
     h.run_steps(3);
     assert_eq!(
-        h.state().tour.as_ref().map(|r| r.tour.id.as_str()),
+        h.state().guides.tour.as_ref().map(|r| r.tour.id.as_str()),
         Some("first-five-minutes")
     );
     assert!(h.query_all_by_label_contains("step 1 of").next().is_some());
@@ -182,7 +186,13 @@ fn tours_are_in_the_help_menu() {
 /// Run the tour's current step until its wait holds (Next enabled).
 fn until_ready(h: &mut Harness<'_, RoutelabApp>) {
     let start = Instant::now();
-    while !h.state().tour.as_ref().is_some_and(|r| r.can_advance()) {
+    while !h
+        .state()
+        .guides
+        .tour
+        .as_ref()
+        .is_some_and(|r| r.can_advance())
+    {
         h.run_steps(1);
         assert!(
             start.elapsed() < Duration::from_secs(120),
@@ -211,15 +221,15 @@ fn the_first_tour_shows_what_it_says() {
     until_ready(&mut h);
     next(&mut h); // to step 3
     next(&mut h); // to step 4: tornado
-    assert_eq!(h.state().tour.as_ref().map(|r| r.step), Some(3));
+    assert_eq!(h.state().guides.tour.as_ref().map(|r| r.step), Some(3));
     assert_eq!(h.state().session.scenario.traffic, "tornado");
     // Back restores step 3's state: uniform traffic.
     h.state_mut().push(AppCommand::Tour(TourButton::Back));
     h.run_steps(2);
-    assert_eq!(h.state().tour.as_ref().map(|r| r.step), Some(2));
+    assert_eq!(h.state().guides.tour.as_ref().map(|r| r.step), Some(2));
     assert_eq!(h.state().session.scenario.traffic, "uniform");
     next(&mut h);
-    assert_eq!(h.state().tour.as_ref().map(|r| r.step), Some(3));
+    assert_eq!(h.state().guides.tour.as_ref().map(|r| r.step), Some(3));
     until_ready(&mut h);
     let warmup = h.state().session.sim.measure().warmup;
     assert!(h.state().session.now() > warmup, "measured before Next");
@@ -242,7 +252,7 @@ fn the_first_tour_shows_what_it_says() {
     let at = &at;
     // The marker is drawn on both plots at the swap's cycle.
     h.run_steps(2);
-    let reports = h.state().plot_reports.clone();
+    let reports = h.state().views.plot_reports.clone();
     assert_eq!(reports.len(), 2);
     for r in &reports {
         assert!(

@@ -14,7 +14,7 @@ impl RoutelabApp {
             // stage issue: at 1920x1080 the network was 240 px wide and
             // the plots 50-70 px tall).
             let full = ui.available_rect_before_wrap();
-            let (views_rect, curves_rect) = if self.presenter.on {
+            let (views_rect, curves_rect) = if self.guides.presenter.on {
                 let split = full.left() + (full.width() * 0.62).round();
                 (
                     egui::Rect::from_min_max(full.min, egui::pos2(split, full.max.y)),
@@ -37,7 +37,7 @@ impl RoutelabApp {
             let view_h = views_rect.height();
             let theme = self.settings.theme;
             let metric = self.settings.metric;
-            let mut selected = self.selected;
+            let mut selected = self.views.selected;
             let runs = self.session.labelled_runs();
             let mut view_rect = None;
             let mut view_reports = Vec::new();
@@ -49,10 +49,10 @@ impl RoutelabApp {
                 self.panels.path_selection.heatmap(self.session.sim.network())
             };
             ui.horizontal(|ui| {
-                ui.selectable_value(&mut self.central_view, CentralView::Network, "Network")
+                ui.selectable_value(&mut self.views.central_view, CentralView::Network, "Network")
                     .on_hover_text("The network, channels coloured by the View menu's metric");
                 ui.selectable_value(
-                    &mut self.central_view,
+                    &mut self.views.central_view,
                     CentralView::Surface,
                     "Latency surface",
                 )
@@ -61,7 +61,7 @@ impl RoutelabApp {
                 );
             });
             let view_h = (view_h - 24.0).max(140.0);
-            if self.central_view == CentralView::Surface {
+            if self.views.central_view == CentralView::Surface {
                 let grids = latency_surface::grids(&runs);
                 // The view is the drawing with its legend above it: a tour
                 // step's frame around the drawing alone crossed the
@@ -70,7 +70,7 @@ impl RoutelabApp {
                 // (A gap under the tabs, for that frame.)
                 ui.add_space(6.0);
                 let r = ui.allocate_ui(egui::vec2(ui.available_width(), view_h - 6.0), |ui| {
-                    latency_surface::surface_ui(ui, &mut self.surface, &grids, theme)
+                    latency_surface::surface_ui(ui, &mut self.views.surface, &grids, theme)
                 });
                 view_rect = Some(r.response.rect.union(r.inner.rect));
             } else {
@@ -181,16 +181,16 @@ impl RoutelabApp {
             });
             }
             let ui = &mut curves_ui;
-            let has_sweep = !self.sweep.progress().points.is_empty() || self.sweep.is_running();
+            let has_sweep = !self.background.sweep.progress().points.is_empty() || self.background.sweep.is_running();
             if has_sweep {
                 ui.horizontal(|ui| {
-                    ui.selectable_value(&mut self.show_sweep_plot, false, "Live curves");
-                    ui.selectable_value(&mut self.show_sweep_plot, true, "Sweep curves");
+                    ui.selectable_value(&mut self.views.show_sweep_plot, false, "Live curves");
+                    ui.selectable_value(&mut self.views.show_sweep_plot, true, "Sweep curves");
                 });
             }
             tour::overlay::mark(ui, "curves");
-            self.plot_reports = if has_sweep && self.show_sweep_plot {
-                plots::sweep_curves_ui(ui, &self.sweep.progress().points, theme)
+            self.views.plot_reports = if has_sweep && self.views.show_sweep_plot {
+                plots::sweep_curves_ui(ui, &self.background.sweep.progress().points, theme)
             } else {
                 let named: Vec<(&str, &crate::sim::Simulation)> = runs
                     .iter()
@@ -202,9 +202,9 @@ impl RoutelabApp {
             if let Some(r) = view_rect {
                 tour::overlay::mark_rect(ui.ctx(), "network", r);
             }
-            self.view_rect = view_rect;
-            self.view_reports = view_reports;
-            self.selected = selected;
+            self.exports.view_rect = view_rect;
+            self.views.view_reports = view_reports;
+            self.views.selected = selected;
         });
     }
 }

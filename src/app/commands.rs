@@ -8,7 +8,7 @@ impl RoutelabApp {
     /// Rebuild with `s`; on failure show why and change nothing. Returns
     /// whether it was applied.
     pub(super) fn apply_scenario(&mut self, s: Scenario, what: &str) -> bool {
-        let s = presets::retitle(s, &self.presets);
+        let s = presets::retitle(s, &self.editor.presets);
         match Session::new(s.clone()) {
             Ok(mut session) => {
                 if let Some(r) = self.session.compare_routing.clone()
@@ -41,20 +41,22 @@ impl RoutelabApp {
                 let a_spec = on_net(&a_name);
                 let names_a = |r: &str| a_spec.is_some() && on_net(r) == a_spec;
                 if let Some(c) = &self.session.scenario.compare_with {
-                    self.compare_pick = c.clone();
-                } else if !choices.contains(&self.compare_pick) || names_a(&self.compare_pick) {
+                    self.editor.compare_pick = c.clone();
+                } else if !choices.contains(&self.editor.compare_pick)
+                    || names_a(&self.editor.compare_pick)
+                {
                     let next = self.next_routing(&a_name).filter(|r| !names_a(r));
                     let other = choices.iter().find(|c| !names_a(c)).cloned();
                     if let Some(o) = next.or(other) {
-                        self.compare_pick = o;
+                        self.editor.compare_pick = o;
                     }
                 }
                 // The Balancer box shows run A's routing.
                 self.settings.swap_routing = self.session.sim.routing_name();
                 // The scenario as built: its routing under its one name.
-                self.draft = self.session.scenario.clone();
+                self.editor.draft = self.session.scenario.clone();
                 self.settings.scenario = self.session.scenario.clone();
-                self.selected = None;
+                self.views.selected = None;
                 self.playback.apply(PlaybackCommand::Pause);
                 if matches!(&self.message, Some(m) if m.is_error) {
                     self.message = None;
@@ -84,10 +86,10 @@ impl RoutelabApp {
         if !source.starts_with("paths-") {
             self.panels.path_selection.open = false;
         }
-        self.central_view = CentralView::Network;
-        self.sweep.cancel();
-        self.sweep = SweepRunner::Idle;
-        self.show_sweep_plot = false;
+        self.views.central_view = CentralView::Network;
+        self.background.sweep.cancel();
+        self.background.sweep = SweepRunner::Idle;
+        self.views.show_sweep_plot = false;
         self.playback.run_until = None;
     }
 
@@ -110,7 +112,9 @@ impl RoutelabApp {
             // A DRB threshold to measure first (a file the file dialog
             // read; commands were deferred before they got here): it
             // applies as a command, once measured, and counts as taken.
-            Ok(s) if self.threshold_wait.is_some() || s.knee_job(&s.routing).is_some() => {
+            Ok(s)
+                if self.background.threshold_wait.is_some() || s.knee_job(&s.routing).is_some() =>
+            {
                 self.push(AppCommand::Apply(Box::new(s)));
                 true
             }
@@ -152,10 +156,10 @@ impl RoutelabApp {
     /// stays, so neither does what waited to change that run).
     fn dispatch(&mut self, cmd: AppCommand, ctx: &egui::Context) {
         if matches!(cmd, AppCommand::LoadPreset(_)) {
-            self.threshold_wait = None;
+            self.background.threshold_wait = None;
         }
         if cmd == AppCommand::CancelThresholdWait {
-            if let Some(wait) = self.threshold_wait.take() {
+            if let Some(wait) = self.background.threshold_wait.take() {
                 self.info(format!(
                     "Cancelled: {} was not applied (DRB's threshold on this router is not measured)",
                     wait.what
@@ -166,18 +170,19 @@ impl RoutelabApp {
             }
             return;
         }
-        if let Some(wait) = &mut self.threshold_wait {
+        if let Some(wait) = &mut self.background.threshold_wait {
             wait.queued.push(cmd);
             return;
         }
         if let Some((what, jobs)) = self.knee_jobs(&cmd) {
-            let wait = drb_panel::ThresholdWait::new(cmd, what, jobs, self.threshold_in_frames);
+            let wait =
+                drb_panel::ThresholdWait::new(cmd, what, jobs, self.background.threshold_in_frames);
             self.message = Some(Message {
                 is_error: false,
                 text: wait.notice(),
                 action: Some(("Cancel".into(), AppCommand::CancelThresholdWait)),
             });
-            self.threshold_wait = Some(wait);
+            self.background.threshold_wait = Some(wait);
             return;
         }
         self.apply_now(cmd, ctx);
@@ -187,7 +192,7 @@ impl RoutelabApp {
     /// it (and those queued behind it) once the threshold is measured;
     /// true while it waits (the app asks for another frame).
     pub(super) fn tick_threshold_wait(&mut self, ctx: &egui::Context) -> bool {
-        let Some(wait) = &mut self.threshold_wait else {
+        let Some(wait) = &mut self.background.threshold_wait else {
             return false;
         };
         if !wait.tick() {
@@ -199,7 +204,7 @@ impl RoutelabApp {
             });
             return true;
         }
-        let Some(wait) = self.threshold_wait.take() else {
+        let Some(wait) = self.background.threshold_wait.take() else {
             return false;
         };
         // The notice goes; what the command says replaces it.
@@ -208,7 +213,7 @@ impl RoutelabApp {
         for q in wait.queued {
             self.dispatch(q, ctx);
         }
-        self.threshold_wait.is_some()
+        self.background.threshold_wait.is_some()
     }
 
     /// The knees `cmd` would measure before it applies, and what it does
@@ -226,7 +231,7 @@ impl RoutelabApp {
         let (what, jobs): (String, Vec<Option<crate::sim::KneeJob>>) = match cmd {
             AppCommand::Apply(new) => ("the scenario".into(), both(new, true)),
             AppCommand::LoadPreset(i) => {
-                let p = self.presets.get(*i)?;
+                let p = self.editor.presets.get(*i)?;
                 (
                     format!("preset \"{}\"", p.scenario.name),
                     both(&p.scenario, false),
@@ -296,7 +301,7 @@ impl RoutelabApp {
                 self.apply_scenario(*s, "The scenario");
             }
             AppCommand::LoadPreset(i) => {
-                if let Some(p) = self.presets.get(i) {
+                if let Some(p) = self.editor.presets.get(i) {
                     let s = p.scenario.clone();
                     let source = p.source.clone();
                     let name = s.name.clone();
@@ -382,7 +387,7 @@ impl RoutelabApp {
                 Ok(()) => {
                     // Under the name run B's routing goes by.
                     self.settings.compare_routing = self.session.compare_routing.clone();
-                    self.selected = None;
+                    self.views.selected = None;
                 }
                 Err(e) => self.error(format!("Cannot compare: {e}")),
             },
@@ -395,13 +400,13 @@ impl RoutelabApp {
                     &self.settings.sweep,
                 ) {
                     Ok(job) => {
-                        self.sweep = SweepRunner::start(job);
-                        self.show_sweep_plot = true;
+                        self.background.sweep = SweepRunner::start(job);
+                        self.views.show_sweep_plot = true;
                     }
                     Err(e) => self.error(format!("Sweep not started: {e}")),
                 }
             }
-            AppCommand::CancelSweep => self.sweep.cancel(),
+            AppCommand::CancelSweep => self.background.sweep.cancel(),
             AppCommand::StartTour(id) => {
                 if let Err(e) = self.start_tour(&id) {
                     self.error(format!("The tour did not start: {e}"));
@@ -427,7 +432,7 @@ impl RoutelabApp {
                     Err(e) => self.error(e),
                 }
                 #[cfg(target_arch = "wasm32")]
-                if let Err(e) = web::pick_text_file(self.upload.clone(), ctx.clone()) {
+                if let Err(e) = web::pick_text_file(self.windows.upload.clone(), ctx.clone()) {
                     self.error(e);
                 }
             }
@@ -457,7 +462,7 @@ impl RoutelabApp {
                 }
             }
             AppCommand::ExportSweepCsv => {
-                let points = self.sweep.progress().points;
+                let points = self.background.sweep.progress().points;
                 if points.is_empty() {
                     self.error("No sweep results yet: run a sweep first");
                 } else {
@@ -469,7 +474,7 @@ impl RoutelabApp {
                 }
             }
             AppCommand::ExportPng => {
-                let slot = self.screenshot.clone();
+                let slot = self.exports.screenshot.clone();
                 let ctx2 = ctx.clone();
                 ctx.request_screenshot(move |img| {
                     if let Ok(mut s) = slot.lock() {
@@ -477,10 +482,10 @@ impl RoutelabApp {
                     }
                     ctx2.request_repaint();
                 });
-                self.screenshot_pending = true;
+                self.exports.screenshot_pending = true;
             }
             AppCommand::SetTheme(t) => self.settings.theme = t,
-            AppCommand::ToggleHelp => self.show_help = !self.show_help,
+            AppCommand::ToggleHelp => self.windows.show_help = !self.windows.show_help,
             #[cfg(not(target_arch = "wasm32"))]
             AppCommand::OpenFileDialog(purpose) => self.open_file_dialog(purpose, ctx),
             // Handled by `dispatch`.
@@ -489,21 +494,28 @@ impl RoutelabApp {
     }
 
     pub(super) fn finish_screenshot(&mut self, ctx: &egui::Context) {
-        if !self.screenshot_pending {
+        if !self.exports.screenshot_pending {
             return;
         }
-        let img = self.screenshot.lock().ok().and_then(|mut s| s.take());
+        let img = self
+            .exports
+            .screenshot
+            .lock()
+            .ok()
+            .and_then(|mut s| s.take());
         let Some(img) = img else {
             return;
         };
-        self.screenshot_pending = false;
-        let img = match self.view_rect {
-            Some(r) if !self.whole_window_png => img.region(&r, Some(ctx.pixels_per_point())),
+        self.exports.screenshot_pending = false;
+        let img = match self.exports.view_rect {
+            Some(r) if !self.exports.whole_window_png => {
+                img.region(&r, Some(ctx.pixels_per_point()))
+            }
             _ => (*img).clone(),
         };
-        let closing = std::mem::take(&mut self.whole_window_png);
+        let closing = std::mem::take(&mut self.exports.whole_window_png);
         #[cfg(not(target_arch = "wasm32"))]
-        let chosen = self.png_path.take();
+        let chosen = self.exports.png_path.take();
         let result = export::png_bytes(img.size[0] as u32, img.size[1] as u32, img.as_raw())
             .and_then(|png| {
                 #[cfg(not(target_arch = "wasm32"))]
@@ -520,7 +532,7 @@ impl RoutelabApp {
         #[cfg(target_arch = "wasm32")]
         let _ = closing;
         #[cfg(not(target_arch = "wasm32"))]
-        if closing && self.auto_screenshot.is_some() {
+        if closing && self.exports.auto_screenshot.is_some() {
             if let Some(Message {
                 is_error: true,
                 text,
@@ -537,7 +549,7 @@ impl RoutelabApp {
     /// for have run, take a PNG of the whole window.
     #[cfg(not(target_arch = "wasm32"))]
     pub(super) fn auto_screenshot_frame(&mut self, ctx: &egui::Context) {
-        let Some(shot) = &mut self.auto_screenshot else {
+        let Some(shot) = &mut self.exports.auto_screenshot else {
             return;
         };
         let due = self.session.sim.measure().warmup.saturating_add(shot.after);
@@ -572,8 +584,8 @@ impl RoutelabApp {
                 Err(e) => eprintln!("error: {e}"),
             }
         }
-        self.png_path = Some(png);
-        self.whole_window_png = true;
+        self.exports.png_path = Some(png);
+        self.exports.whole_window_png = true;
         self.push(AppCommand::ExportPng);
     }
 
@@ -605,9 +617,9 @@ impl RoutelabApp {
             self.push(AppCommand::ToggleHelp);
         }
         if esc {
-            if self.show_help {
-                self.show_help = false;
-            } else if self.tour.is_some() {
+            if self.windows.show_help {
+                self.windows.show_help = false;
+            } else if self.guides.tour.is_some() {
                 self.push(AppCommand::Tour(tour::overlay::TourButton::End));
             }
         }

@@ -235,10 +235,10 @@ impl RoutelabApp {
                     typed
                 }))
             }
-            Purpose::ExportCurvesCsv => self.file_dialogs.suggest("routelab-curves.csv"),
-            Purpose::ExportPng => self.file_dialogs.suggest("routelab-view.png"),
+            Purpose::ExportCurvesCsv => self.windows.file_dialogs.suggest("routelab-curves.csv"),
+            Purpose::ExportPng => self.windows.file_dialogs.suggest("routelab-view.png"),
         };
-        self.file_dialogs.open(purpose, &suggested, ctx);
+        self.windows.file_dialogs.open(purpose, &suggested, ctx);
     }
 
     /// Act on a finished dialog: save, load or export to the chosen file.
@@ -287,7 +287,7 @@ impl RoutelabApp {
                 }
             }
             Purpose::ExportPng => {
-                self.png_path = Some(path);
+                self.exports.png_path = Some(path);
                 self.apply_command(AppCommand::ExportPng, ctx);
             }
         }

@@ -38,7 +38,7 @@ impl RoutelabApp {
                         }
                         scenario_panel::scenario_ui(
                             ui,
-                            &mut self.draft,
+                            &mut self.editor.draft,
                             &self.session.scenario,
                             self.session.replaced.as_ref(),
                             &mut self.commands,
@@ -66,7 +66,7 @@ impl RoutelabApp {
         scenario_panel::spec_field(
             ui,
             "compare_pick",
-            &mut self.compare_pick,
+            &mut self.editor.compare_pick,
             &choices,
             "Routing of run B",
         );
@@ -83,7 +83,9 @@ impl RoutelabApp {
                 )
                 .clicked()
             {
-                self.push(AppCommand::SetCompare(Some(self.compare_pick.clone())));
+                self.push(AppCommand::SetCompare(Some(
+                    self.editor.compare_pick.clone(),
+                )));
             }
             if comparing
                 && ui
@@ -116,7 +118,7 @@ impl RoutelabApp {
         st.ui(ui);
         ui.checkbox(&mut st.stop_at_saturation, "Stop at saturation")
             .on_hover_text("Stop a routing's loads at its first saturated point (accepted below 95% of generated), as `routelab sweep` does; off: every load, as `routelab sweep --no-stop`");
-        let running = self.sweep.is_running();
+        let running = self.background.sweep.is_running();
         ui.horizontal(|ui| {
             if ui
                 .add_enabled(!running, egui::Button::new("Run sweep"))
@@ -129,7 +131,7 @@ impl RoutelabApp {
                 self.commands.push(AppCommand::CancelSweep);
             }
         });
-        let p = self.sweep.progress();
+        let p = self.background.sweep.progress();
         if p.total > 0 {
             let frac = p.points.len() as f32 / p.total as f32;
             ui.add(egui::ProgressBar::new(frac).text(format!(
@@ -149,7 +151,9 @@ impl RoutelabApp {
     /// panel that opened on the first click shifted the view, and the
     /// second click landed on another switch).
     pub(super) fn details_ui(&mut self, ui: &mut egui::Ui) {
-        let Some(sel) = self.selected else { return };
+        let Some(sel) = self.views.selected else {
+            return;
+        };
         let r = ui.scope(|ui| {
             ui.horizontal(|ui| {
                 ui.label(egui::RichText::new("Selection").strong());
@@ -158,7 +162,7 @@ impl RoutelabApp {
                     .on_hover_text("Clear the selection")
                     .clicked()
                 {
-                    self.selected = None;
+                    self.views.selected = None;
                 }
             });
             // Wide details (a row of VC buffers) scroll sideways rather

@@ -57,7 +57,7 @@ impl RoutelabApp {
                 if cfg!(target_arch = "wasm32") {
                     self.push(AppCommand::SaveScenario);
                 } else {
-                    self.show_file_window = true;
+                    self.windows.show_file_window = true;
                 }
                 ui.close();
             }
@@ -81,7 +81,7 @@ impl RoutelabApp {
                 ui.close();
             }
             #[cfg(not(target_arch = "wasm32"))]
-            if self.file_dialogs.button(
+            if self.windows.file_dialogs.button(
                 ui,
                 "Export curves as CSV to…",
                 "Choose where to write the curves in the system file dialog",
@@ -99,7 +99,7 @@ impl RoutelabApp {
                 ui.close();
             }
             #[cfg(not(target_arch = "wasm32"))]
-            if self.file_dialogs.button(
+            if self.windows.file_dialogs.button(
                 ui,
                 "Export view as PNG to…",
                 "Choose where to write a picture of the network view in the system file dialog",
@@ -112,6 +112,7 @@ impl RoutelabApp {
         ui.menu_button("Presets", |ui| {
             for g in presets::GROUPS {
                 let members: Vec<(usize, &Preset)> = self
+                    .editor
                     .presets
                     .iter()
                     .enumerate()
@@ -160,8 +161,8 @@ impl RoutelabApp {
                 }
             }
             ui.separator();
-            ui.radio_value(&mut self.central_view, CentralView::Network, "Network");
-            ui.radio_value(&mut self.central_view, CentralView::Surface, "Latency surface")
+            ui.radio_value(&mut self.views.central_view, CentralView::Network, "Network");
+            ui.radio_value(&mut self.views.central_view, CentralView::Surface, "Latency surface")
                 .on_hover_text("DRB's Fig. 9: per-node link queueing delay in 3-D");
             let mut changed = false;
             for panel in self.panels.list_mut() {
@@ -179,7 +180,7 @@ impl RoutelabApp {
                 ui.close();
             }
             ui.separator();
-            let recording = matches!(self.demo, Some(tour::demo::DemoState::Recording { .. }));
+            let recording = matches!(self.guides.demo, Some(tour::demo::DemoState::Recording { .. }));
             let label = if recording {
                 "Stop recording and save the demo (F6)"
             } else {
@@ -193,7 +194,7 @@ impl RoutelabApp {
                 self.push(AppCommand::RecordDemo);
                 ui.close();
             }
-            ui.checkbox(&mut self.presenter.on, "Presenter mode (F5)")
+            ui.checkbox(&mut self.guides.presenter.on, "Presenter mode (F5)")
                 .on_hover_text("Larger, high-contrast, the view and the curves only; keys: N/P presets, B balancer, C compare, Space play");
             ui.separator();
             ui.radio_value(&mut self.settings.theme, Theme::Dark, "Dark theme");
@@ -207,7 +208,7 @@ impl RoutelabApp {
             ui.separator();
             ui.label(egui::RichText::new("Guided tours").weak());
             let mut start = None;
-            for t in &self.tours {
+            for t in &self.guides.tours {
                 if ui
                     .button(&t.title)
                     .on_hover_text(format!("{}\n(link: #tour={})", t.summary, t.id))

@@ -20,6 +20,7 @@
 //! after drawing.
 
 pub mod app_command;
+pub mod app_state;
 mod central_panel;
 pub mod colour_scale;
 pub mod colouring;
@@ -71,12 +72,11 @@ mod windows;
 
 use crate::scenario::Scenario;
 pub use app_command::{AppCommand, Message};
-use network_view::{Metric, Selected};
+use network_view::Metric;
 use playback::{Playback, PlaybackCommand, Speed};
 use presets::Preset;
 use serde::{Deserialize, Serialize};
 use session::Session;
-use std::sync::{Arc, Mutex};
 use sweep::{SweepJob, SweepSettings};
 use sweep_runner::SweepRunner;
 use theme::Theme;
@@ -119,78 +119,30 @@ impl Default for Settings {
     }
 }
 
-type ScreenshotSlot = Arc<Mutex<Option<Arc<egui::ColorImage>>>>;
-
 /// The app.
 pub struct RoutelabApp {
     pub settings: Settings,
-    /// The scenario being edited (applied with "Apply scenario").
-    pub draft: Scenario,
     pub session: Session,
     pub playback: Playback,
-    pub selected: Option<Selected>,
     pub message: Option<Message>,
-    pub show_help: bool,
-    pub presets: Vec<Preset>,
-    pub sweep: SweepRunner,
     /// The side panels: path selection, the oblivious analysis, DRB's
     /// metapaths, and any added ([`panels::Panels`]).
     pub panels: panels::Panels,
     commands: Vec<AppCommand>,
-    show_file_window: bool,
-    /// What the Compare box holds: the routing run B would get.
-    pub compare_pick: String,
-    view_rect: Option<egui::Rect>,
-    screenshot: ScreenshotSlot,
-    screenshot_pending: bool,
-    show_sweep_plot: bool,
-    theme_applied: Option<Theme>,
-    #[cfg(target_arch = "wasm32")]
-    upload: web::Upload,
-    #[cfg(target_arch = "wasm32")]
-    published_json: String,
-    /// The system file dialog in flight (native only).
-    #[cfg(not(target_arch = "wasm32"))]
-    pub file_dialogs: file_dialog::FileDialogs,
-    /// Where the pending screenshot goes when chosen in the file dialog
-    /// (otherwise `routelab-view.png` in the working directory).
-    #[cfg(not(target_arch = "wasm32"))]
-    png_path: Option<std::path::PathBuf>,
-    /// `routelab app --screenshot`: the PNG to save of the whole window,
-    /// the cycles to measure first, and whether it was asked for.
-    #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) auto_screenshot: Option<startup::AutoScreenshot>,
-    /// The next PNG export takes the whole window, not the view.
-    whole_window_png: bool,
-    /// Milliseconds the last frame spent in the app (eframe's measure).
-    pub frame_cpu_ms: Option<f32>,
-    /// A run towards a digest a link asked for (`&digest`).
-    pub digest_run: Option<digest_run::DigestRun>,
-    /// A command waiting for DRB's threshold to be measured on its router
-    /// (`commands.rs` defers it; [`RoutelabApp::show`] advances it).
-    pub threshold_wait: Option<drb_panel::ThresholdWait<AppCommand>>,
-    /// Measure such thresholds in frames only, never on a thread (tests
-    /// that count frames; the web build always does).
-    pub threshold_in_frames: bool,
-    /// The latency surface's camera.
-    pub surface: latency_surface::SurfaceView,
-    /// What the central view shows.
-    pub central_view: CentralView,
-    /// The built-in guided tours ([`tour`]).
-    pub tours: Vec<tour::Tour>,
-    /// The tour being taken, if any.
-    pub tour: Option<tour::TourRun>,
-    /// Presenter mode (F5).
-    pub presenter: presenter::Presenter,
-    /// A demo being recorded or replayed ([`tour::demo`]).
-    pub demo: Option<tour::demo::DemoState>,
-    /// The last demo recorded (what was saved).
-    pub last_demo: Option<tour::demo::Demo>,
-    /// What the curves drew in the last frame (tests check the screen).
-    pub plot_reports: Vec<plots::PlotReport>,
-    /// Where each run's network view was drawn in the last frame, and the
-    /// top of its colour range.
-    pub view_reports: Vec<ViewReport>,
+    /// The scenario editor's state: the draft being edited, the Compare box's pick and the presets it offers.
+    pub editor: app_state::Editor,
+    /// What the central views show and what they drew last frame: the selection, the network or the latency surface, the surface's camera, the sweep plot's tab, and the reports tests read.
+    pub views: app_state::Views,
+    /// Pictures on their way out: the view's rectangle, the screenshot in flight and where it goes.
+    pub exports: app_state::Exports,
+    /// The windows and dialogs over the app: help, the file window, the system file dialogs, the web's upload and published link.
+    pub windows: app_state::Windows,
+    /// Work the app does across frames besides the run: the load sweep, a digest run, a command waiting for DRB's threshold.
+    pub background: app_state::Background,
+    /// Talks and tours: the built-in tours, the tour being taken, presenter mode, the demo being recorded or replayed and the last one recorded.
+    pub guides: app_state::Guides,
+    /// What the app remembers of the frames themselves: the theme applied last, the time the last frame took.
+    pub frame: app_state::FrameState,
 }
 
 /// One run's network view as drawn (tests check the screen with it).
@@ -269,49 +221,30 @@ impl RoutelabApp {
         panels.path_selection.sync_from(&session.scenario);
         let mut app = RoutelabApp {
             panels,
-            draft: session.scenario.clone(),
-            compare_pick: settings
-                .compare_routing
-                .clone()
-                .unwrap_or_else(|| "dor:tie=random".into()),
+            editor: app_state::Editor {
+                draft: session.scenario.clone(),
+                compare_pick: settings
+                    .compare_routing
+                    .clone()
+                    .unwrap_or_else(|| "dor:tie=random".into()),
+                presets,
+            },
             session,
             playback,
-            selected: None,
             message,
-            show_help: false,
-            presets,
-            sweep: SweepRunner::Idle,
             commands: Vec::new(),
-            show_file_window: false,
-            view_rect: None,
-            screenshot: Arc::default(),
-            screenshot_pending: false,
-            show_sweep_plot: false,
-            theme_applied: None,
-            #[cfg(target_arch = "wasm32")]
-            upload: Default::default(),
-            #[cfg(target_arch = "wasm32")]
-            published_json: String::new(),
-            #[cfg(not(target_arch = "wasm32"))]
-            file_dialogs: Default::default(),
-            #[cfg(not(target_arch = "wasm32"))]
-            png_path: None,
-            #[cfg(not(target_arch = "wasm32"))]
-            auto_screenshot: None,
-            whole_window_png: false,
-            frame_cpu_ms: None,
-            digest_run: None,
-            threshold_wait: None,
-            threshold_in_frames: cfg!(target_arch = "wasm32"),
-            surface: Default::default(),
-            central_view: CentralView::Network,
-            tours,
-            tour: None,
-            presenter: Default::default(),
-            demo: None,
-            last_demo: None,
-            plot_reports: Vec::new(),
-            view_reports: Vec::new(),
+            views: app_state::Views::default(),
+            exports: app_state::Exports::default(),
+            windows: app_state::Windows::default(),
+            background: app_state::Background {
+                threshold_in_frames: cfg!(target_arch = "wasm32"),
+                ..Default::default()
+            },
+            guides: app_state::Guides {
+                tours,
+                ..Default::default()
+            },
+            frame: app_state::FrameState::default(),
             settings,
         };
         if wait {
@@ -354,7 +287,7 @@ impl RoutelabApp {
                 None => web::set_fragment(&share::encode_fragment(&app.session.scenario)),
             }
             if presenter::requested(&hash) || presenter::requested(&query) {
-                app.presenter.on = true;
+                app.guides.presenter.on = true;
             }
             if let Some(id) = tour::requested(&hash).or_else(|| tour::requested(&query))
                 && let Err(e) = app.start_tour(&id)
@@ -399,13 +332,13 @@ impl RoutelabApp {
     /// this every frame; tests call it through egui_kittest.
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
-        if self.theme_applied != Some(self.settings.theme) {
+        if self.frame.theme_applied != Some(self.settings.theme) {
             self.settings.theme.apply(&ctx);
-            self.theme_applied = Some(self.settings.theme);
+            self.frame.theme_applied = Some(self.settings.theme);
         }
         #[cfg(target_arch = "wasm32")]
         {
-            let uploaded = self.upload.borrow_mut().take();
+            let uploaded = self.windows.upload.borrow_mut().take();
             match uploaded {
                 Some(Ok(text)) => self.push(AppCommand::LoadScenarioText(text)),
                 Some(Err(e)) => self.error(e),
@@ -413,7 +346,7 @@ impl RoutelabApp {
             }
         }
         #[cfg(not(target_arch = "wasm32"))]
-        if let Some(reply) = self.file_dialogs.poll() {
+        if let Some(reply) = self.windows.file_dialogs.poll() {
             self.apply_dialog_reply(reply, &ctx);
         }
         self.keyboard(&ctx);
@@ -434,7 +367,7 @@ impl RoutelabApp {
             self.playback.playing = false;
             self.playback.run_until = None;
         }
-        self.sweep.tick();
+        self.background.sweep.tick();
         let sims: Vec<&crate::sim::Simulation> = self.session.sims().collect();
         self.panels.observe(&sims);
         let digesting = self.tick_digest_run();
@@ -449,7 +382,7 @@ impl RoutelabApp {
         // colour-bar numbers overlapped).
         self.panels.dock(&self.session);
         // Presenter mode gives the side panels' room to the views.
-        if !self.presenter.on {
+        if !self.guides.presenter.on {
             self.left_ui(ui);
             let mut cx = panel::PanelContext {
                 session: &self.session,
@@ -464,7 +397,7 @@ impl RoutelabApp {
             }
         }
         self.central_ui(ui);
-        self.panels.take_selection(&mut self.selected);
+        self.panels.take_selection(&mut self.views.selected);
         self.help_ui(&ctx);
         self.file_window_ui(&ctx);
         self.tour_frame(&ctx);
@@ -477,12 +410,12 @@ impl RoutelabApp {
         self.publish();
         if self.playback.playing
             || self.playback.pending_steps > 0
-            || self.sweep.is_running()
+            || self.background.sweep.is_running()
             || panels_busy
-            || self.screenshot_pending
+            || self.exports.screenshot_pending
             || digesting
             || measuring
-            || self.tour.is_some()
+            || self.guides.tour.is_some()
         {
             ctx.request_repaint();
         }
@@ -492,14 +425,14 @@ impl RoutelabApp {
     /// ([`digest_run`]); `cycles` overrides its length.
     pub fn start_digest_run(&mut self, cycles: Option<u64>) {
         match digest_run::DigestRun::new(&self.session.scenario, cycles) {
-            Ok(run) => self.digest_run = Some(run),
+            Ok(run) => self.background.digest_run = Some(run),
             Err(e) => self.error(format!("The digest run did not start: {e}")),
         }
     }
 
     /// Advance the digest run a frame's slice; true while it runs.
     fn tick_digest_run(&mut self) -> bool {
-        let Some(run) = &mut self.digest_run else {
+        let Some(run) = &mut self.background.digest_run else {
             return false;
         };
         let done = run.tick(30);
@@ -520,8 +453,10 @@ impl RoutelabApp {
             &s.name
         };
         let title = format!("routelab · {what} · {}", self.session.sim.routing_name());
-        if self.published_json.is_empty() || !self.published_json.contains(&s.topology) {
-            self.published_json = serde_json::to_string(s).unwrap_or_default();
+        if self.windows.published_json.is_empty()
+            || !self.windows.published_json.contains(&s.topology)
+        {
+            self.windows.published_json = serde_json::to_string(s).unwrap_or_default();
         }
         // The first window measured after the warm-up (windows are
         // sampled during it too, for the curves): what the browser test's
@@ -537,9 +472,9 @@ impl RoutelabApp {
             .map(|w| w.avg_latency);
         web::publish(
             &title,
-            &self.published_json,
+            &self.windows.published_json,
             self.session.now(),
-            self.frame_cpu_ms,
+            self.frame.frame_cpu_ms,
             first_latency,
         );
     }
@@ -547,7 +482,7 @@ impl RoutelabApp {
 
 impl eframe::App for RoutelabApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
-        self.frame_cpu_ms = frame.info().cpu_usage.map(|s| s * 1000.0);
+        self.frame.frame_cpu_ms = frame.info().cpu_usage.map(|s| s * 1000.0);
         self.show(ui);
     }
 

@@ -79,15 +79,16 @@ impl RoutelabApp {
             )
         });
         if f5 {
-            self.presenter.on = !self.presenter.on;
+            self.guides.presenter.on = !self.guides.presenter.on;
         }
         if f6 {
             self.push(AppCommand::RecordDemo);
         }
         if next || prev {
-            let n = self.presets.len();
+            let n = self.editor.presets.len();
             if n > 0 {
                 let now = self
+                    .editor
                     .presets
                     .iter()
                     .position(|p| p.scenario == self.session.scenario);
@@ -151,19 +152,19 @@ impl RoutelabApp {
 
     /// Make the look follow the mode (once per change).
     pub(super) fn presenter_look(&mut self, ctx: &egui::Context) {
-        if self.presenter.applied == Some(self.presenter.on) {
+        if self.guides.presenter.applied == Some(self.guides.presenter.on) {
             return;
         }
-        self.presenter.applied = Some(self.presenter.on);
-        if self.presenter.on {
-            self.presenter.saved = Some(SavedLook {
+        self.guides.presenter.applied = Some(self.guides.presenter.on);
+        if self.guides.presenter.on {
+            self.guides.presenter.saved = Some(SavedLook {
                 dark: ctx.style_of(egui::Theme::Dark),
                 light: ctx.style_of(egui::Theme::Light),
                 theme: self.settings.theme,
             });
             ctx.set_zoom_factor(ZOOM);
             self.settings.theme = super::theme::Theme::Dark;
-            self.theme_applied = Some(self.settings.theme);
+            self.frame.theme_applied = Some(self.settings.theme);
             self.settings.theme.apply(ctx);
             ctx.all_styles_mut(|s| {
                 let v = &mut s.visuals;
@@ -175,7 +176,7 @@ impl RoutelabApp {
             });
         } else {
             ctx.set_zoom_factor(1.0);
-            match self.presenter.saved.take() {
+            match self.guides.presenter.saved.take() {
                 Some(saved) => {
                     ctx.set_style_of(egui::Theme::Dark, saved.dark);
                     ctx.set_style_of(egui::Theme::Light, saved.light);
@@ -184,7 +185,7 @@ impl RoutelabApp {
                 None => ctx.all_styles_mut(|s| s.visuals.override_text_color = None),
             }
             // The app's own theme is set again on the next frame.
-            self.theme_applied = None;
+            self.frame.theme_applied = None;
         }
     }
 }

@@ -34,14 +34,14 @@ impl RoutelabApp {
         match startup.file {
             None => {}
             Some(StartFile::Scenario(text)) => match Scenario::from_json(&text) {
-                Ok(s) => match self.presets.iter().position(|p| p.scenario == s) {
+                Ok(s) => match self.editor.presets.iter().position(|p| p.scenario == s) {
                     Some(i) => self.push(AppCommand::LoadPreset(i)),
                     None => self.push(AppCommand::Apply(Box::new(s))),
                 },
                 Err(e) => self.error(format!("The file was not opened: {e}")),
             },
             Some(StartFile::Tour(text)) => match parse_tour(&text) {
-                Ok(t) => self.tour = Some(TourRun::new(t)),
+                Ok(t) => self.guides.tour = Some(TourRun::new(t)),
                 Err(e) => self.error(format!("The tour was not opened: {e}")),
             },
             Some(StartFile::Demo(text)) => self.push(AppCommand::LoadScenarioText(text)),
@@ -50,10 +50,10 @@ impl RoutelabApp {
             self.push(AppCommand::Playback(PlaybackCommand::Play));
         }
         if startup.presenter {
-            self.presenter.on = true;
+            self.guides.presenter.on = true;
         }
         if let Some((path, after)) = startup.screenshot {
-            self.auto_screenshot = Some(AutoScreenshot {
+            self.exports.auto_screenshot = Some(AutoScreenshot {
                 png: path,
                 after,
                 asked: false,

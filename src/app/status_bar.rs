@@ -99,7 +99,7 @@ impl RoutelabApp {
                     ui.colored_label(self.settings.theme.error(), words(&format!("Stopped: {f}")));
                 }
                 #[cfg(not(target_arch = "wasm32"))]
-                if self.file_dialogs.is_open() {
+                if self.windows.file_dialogs.is_open() {
                     ui.separator();
                     ui.monospace("file dialog open");
                     if ui
@@ -109,7 +109,7 @@ impl RoutelabApp {
                         )
                         .clicked()
                     {
-                        self.file_dialogs.forget();
+                        self.windows.file_dialogs.forget();
                     }
                 }
                 // Last on the bar and often long (`drb:tau=...`): cut short

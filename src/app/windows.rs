@@ -5,7 +5,7 @@ use super::*;
 
 impl RoutelabApp {
     pub(super) fn help_ui(&mut self, ctx: &egui::Context) {
-        let mut open = self.show_help;
+        let mut open = self.windows.show_help;
         egui::Window::new("Keyboard shortcuts")
             .open(&mut open)
             .collapsible(false)
@@ -36,11 +36,11 @@ impl RoutelabApp {
                 ui.label("Hover a channel or switch for its values; click to select it.");
                 ui.label("Hover any control for what it does.");
             });
-        self.show_help = open && self.show_help;
+        self.windows.show_help = open && self.windows.show_help;
     }
 
     pub(super) fn file_window_ui(&mut self, ctx: &egui::Context) {
-        if !self.show_file_window {
+        if !self.windows.show_file_window {
             return;
         }
         let mut open = true;
@@ -75,14 +75,14 @@ impl RoutelabApp {
                     }
                     #[cfg(not(target_arch = "wasm32"))]
                     {
-                        self.file_dialogs.button(
+                        self.windows.file_dialogs.button(
                             ui,
                             "Save as…",
                             "Choose where to save the running scenario in the system file dialog; the Path field then shows that file",
                             file_dialog::Purpose::SaveScenario,
                             &mut self.commands,
                         );
-                        self.file_dialogs.button(
+                        self.windows.file_dialogs.button(
                             ui,
                             "Open…",
                             "Choose a scenario file in the system file dialog and apply it; a bad file changes nothing",
@@ -92,6 +92,6 @@ impl RoutelabApp {
                     }
                 });
             });
-        self.show_file_window = open;
+        self.windows.show_file_window = open;
     }
 }

@@ -13,14 +13,15 @@ impl RoutelabApp {
     /// Start the built-in tour `id`; an unknown id is refused with the
     /// accepted ones.
     pub fn start_tour(&mut self, id: &str) -> Result<(), String> {
-        match self.tours.iter().find(|t| t.id == id) {
+        match self.guides.tours.iter().find(|t| t.id == id) {
             Some(t) => {
-                self.tour = Some(TourRun::new(t.clone()));
+                self.guides.tour = Some(TourRun::new(t.clone()));
                 Ok(())
             }
             None => Err(format!(
                 "no tour `{id}`; accepted: {}",
-                self.tours
+                self.guides
+                    .tours
                     .iter()
                     .map(|t| t.id.as_str())
                     .collect::<Vec<_>>()
@@ -39,7 +40,7 @@ impl RoutelabApp {
             latency: last.map_or(0.0, |w| w.avg_latency),
             accepted: last.map_or(0.0, |w| w.accepted),
             routing: sim.routing_name(),
-            step_cycle: self.tour.as_ref().map_or(0, |t| t.step_cycle),
+            step_cycle: self.guides.tour.as_ref().map_or(0, |t| t.step_cycle),
             warmup: sim.measure().warmup,
         }
     }
@@ -57,7 +58,7 @@ impl RoutelabApp {
             scenario: self.session.scenario.clone(),
             compare: self.session.compare_routing.clone(),
             metric: self.settings.metric.key().to_string(),
-            view: match self.central_view {
+            view: match self.views.central_view {
                 crate::app::CentralView::Surface => "surface",
                 crate::app::CentralView::Network => "network",
             }
@@ -84,7 +85,7 @@ impl RoutelabApp {
         if let Some(m) = Metric::ALL.into_iter().find(|x| x.key() == snap.metric) {
             self.settings.metric = m;
         }
-        self.central_view = if snap.view == "surface" {
+        self.views.central_view = if snap.view == "surface" {
             crate::app::CentralView::Surface
         } else {
             crate::app::CentralView::Network
@@ -102,7 +103,9 @@ impl RoutelabApp {
 
     /// A tour button pressed (the callout, Enter, Escape, or a test).
     pub(in crate::app) fn tour_button(&mut self, b: TourButton, ctx: &egui::Context) {
-        let Some(run) = &mut self.tour else { return };
+        let Some(run) = &mut self.guides.tour else {
+            return;
+        };
         match b {
             TourButton::Back => {
                 if run.step == 0 {
@@ -115,13 +118,13 @@ impl RoutelabApp {
             }
             TourButton::Next => {
                 if run.is_last() {
-                    self.tour = None;
+                    self.guides.tour = None;
                 } else {
                     // Refused while the step's wait is not over.
                     run.advance();
                 }
             }
-            TourButton::End => self.tour = None,
+            TourButton::End => self.guides.tour = None,
         }
     }
 
@@ -129,7 +132,9 @@ impl RoutelabApp {
     /// callout and its buttons.
     pub(in crate::app) fn tour_frame(&mut self, ctx: &egui::Context) {
         let snapshot = self.tour_snapshot();
-        let Some(run) = &mut self.tour else { return };
+        let Some(run) = &mut self.guides.tour else {
+            return;
+        };
         if let Some(start) = run.start_step() {
             let actions = start.actions.to_vec();
             let step = run.step;
@@ -142,15 +147,15 @@ impl RoutelabApp {
                 self.tour_action(a, ctx);
             }
             let now = self.session.now();
-            if let Some(run) = &mut self.tour {
+            if let Some(run) = &mut self.guides.tour {
                 run.step_cycle = now;
             }
         }
         let observed = self.tour_observed();
-        if let Some(run) = &mut self.tour {
+        if let Some(run) = &mut self.guides.tour {
             run.poll(&observed);
         }
-        let Some(run) = &self.tour else { return };
+        let Some(run) = &self.guides.tour else { return };
         let mut pressed = overlay::tour_ui(ctx, run, self.settings.theme);
         if !ctx.egui_wants_keyboard_input() {
             ctx.input_mut(|i| {
@@ -173,7 +178,8 @@ impl RoutelabApp {
     /// `set` after a `preset` changes the preset's scenario).
     pub(in crate::app) fn tour_action(&mut self, a: Action, ctx: &egui::Context) {
         let cmd = match a {
-            Action::Preset(file) => match self.presets.iter().position(|p| p.source == file) {
+            Action::Preset(file) => match self.editor.presets.iter().position(|p| p.source == file)
+            {
                 Some(i) => AppCommand::LoadPreset(i),
                 None => return self.error(format!("The tour's preset {file} is missing")),
             },
@@ -210,7 +216,7 @@ impl RoutelabApp {
             Action::Pair(pick) => return self.tour_pick_pair(pick),
             Action::Pod(pod) => return self.tour_unfold_pod(pod, ctx),
             Action::View(v) => {
-                self.central_view = match v.as_str() {
+                self.views.central_view = match v.as_str() {
                     "surface" => crate::app::CentralView::Surface,
                     _ => crate::app::CentralView::Network,
                 };
@@ -313,7 +319,7 @@ impl RoutelabApp {
             }
         }
         if let Some(v) = &e.view {
-            let shown = match self.central_view {
+            let shown = match self.views.central_view {
                 crate::app::CentralView::Surface => "surface",
                 crate::app::CentralView::Network => "network",
             };
@@ -356,9 +362,11 @@ fn now_ms(ctx: &egui::Context) -> u64 {
 impl RoutelabApp {
     /// Note `cmd` in the demo being recorded, as the action that replays it.
     pub(in crate::app) fn record_demo_step(&mut self, cmd: &AppCommand, ctx: &egui::Context) {
-        let Some(demo) = &mut self.demo else { return };
+        let Some(demo) = &mut self.guides.demo else {
+            return;
+        };
         let action = match cmd {
-            AppCommand::LoadPreset(i) => match self.presets.get(*i) {
+            AppCommand::LoadPreset(i) => match self.editor.presets.get(*i) {
                 Some(p) => Action::Preset(p.source.clone()),
                 None => return,
             },
@@ -386,11 +394,11 @@ impl RoutelabApp {
 
     /// Start recording, or stop and save what was recorded.
     pub(in crate::app) fn toggle_demo_recording(&mut self, ctx: &egui::Context) {
-        match self.demo.take() {
+        match self.guides.demo.take() {
             Some(super::demo::DemoState::Recording { demo, .. }) => {
                 let text = demo.to_json();
                 let steps = demo.steps.len();
-                self.last_demo = Some(demo);
+                self.guides.last_demo = Some(demo);
                 #[cfg(not(target_arch = "wasm32"))]
                 let name = std::path::Path::new(&self.settings.file_path)
                     .with_file_name("demo.json")
@@ -406,7 +414,7 @@ impl RoutelabApp {
                 }
             }
             _ => {
-                self.demo = Some(super::demo::DemoState::record(now_ms(ctx)));
+                self.guides.demo = Some(super::demo::DemoState::record(now_ms(ctx)));
                 self.info("Recording a demo: presets, swaps, comparisons, play and pause are noted with their timing");
             }
         }
@@ -415,7 +423,7 @@ impl RoutelabApp {
     /// Replay a demo from now.
     pub fn start_demo(&mut self, demo: super::demo::Demo) {
         let steps = demo.steps.len();
-        self.demo = Some(super::demo::DemoState::Replaying {
+        self.guides.demo = Some(super::demo::DemoState::Replaying {
             start_ms: u64::MAX,
             demo,
             next: 0,
@@ -426,7 +434,9 @@ impl RoutelabApp {
     /// One frame of a demo being replayed.
     pub(in crate::app) fn demo_frame(&mut self, ctx: &egui::Context) {
         let now = now_ms(ctx);
-        let Some(d) = &mut self.demo else { return };
+        let Some(d) = &mut self.guides.demo else {
+            return;
+        };
         if let super::demo::DemoState::Replaying { start_ms, .. } = d
             && *start_ms == u64::MAX
         {
@@ -439,7 +449,7 @@ impl RoutelabApp {
             self.tour_action(a, ctx);
         }
         if done {
-            self.demo = None;
+            self.guides.demo = None;
             // A step the app refused stays on screen: "finished" would
             // hide why the demo did not show what it meant to; so does
             // what the last steps said (a pod action on a network drawn
@@ -453,7 +463,7 @@ impl RoutelabApp {
                 _ => self.info("The demo finished"),
             }
         }
-        if self.demo.is_some() {
+        if self.guides.demo.is_some() {
             ctx.request_repaint();
         }
     }
