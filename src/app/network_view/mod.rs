@@ -145,30 +145,9 @@ pub fn network_ui_overlaid(
     let norm = |v: f64| if scale > 0.0 { (v / scale) as f32 } else { 0.0 };
 
     // Hover and click.
-    let pointer = response.hover_pos();
-    let mut hovered: Option<Selected> = None;
-    if let Some(p) = pointer {
-        let mut best = (radius + 3.0).max(5.0);
-        for (s, w) in world.iter().enumerate() {
-            let d = (to_screen(*w) - p).length();
-            if d < best {
-                best = d;
-                hovered = Some(Selected::Switch(s as SwitchId));
-            }
-        }
-        if hovered.is_none() {
-            let mut best = (width + 3.0).max(5.0);
-            for g in &geoms {
-                for seg in &g.segments {
-                    let d = dist_to_segment(p, *seg);
-                    if d < best {
-                        best = d;
-                        hovered = Some(Selected::Channel(g.id));
-                    }
-                }
-            }
-        }
-    }
+    let hovered = response
+        .hover_pos()
+        .and_then(|p| under_pointer(p, world, &xf, &geoms));
     if response.clicked() {
         *selected = hovered;
     }
@@ -231,32 +210,7 @@ pub fn network_ui_overlaid(
             }
         }
     }
-    // Switches.
-    for (s, w) in world.iter().enumerate() {
-        let c = to_screen(*w);
-        let sel = *selected == Some(Selected::Switch(s as SwitchId));
-        let hov = hovered == Some(Selected::Switch(s as SwitchId));
-        painter.circle_filled(c, radius, theme.switch_fill());
-        if sel || hov {
-            painter.circle_stroke(c, radius + 2.5, Stroke::new(2.0, theme.selection()));
-        }
-        if spacing_px > 44.0 {
-            // On a patch of background, so coloured channels under the
-            // number do not hide it.
-            let galley = painter.layout_no_wrap(
-                s.to_string(),
-                FontId::proportional(10.0),
-                ui.visuals().text_color(),
-            );
-            let at = c + vec2(radius + 2.0, -radius - 2.0 - galley.size().y);
-            painter.rect_filled(
-                Rect::from_min_size(at, galley.size()).expand(1.0),
-                2.0,
-                theme.view_background().gamma_multiply(0.85),
-            );
-            painter.galley(at, galley, ui.visuals().text_color());
-        }
-    }
+    paint_switches(ui, &painter, world, &xf, theme, (*selected, hovered));
     for (s, label, color) in &overlay.marks {
         if let Some(w) = world.get(*s as usize) {
             let c = to_screen(*w);
@@ -314,6 +268,75 @@ pub fn network_ui_overlaid(
         });
     }
     rect
+}
+
+/// The switch or, failing one, the channel under the pointer at `p`.
+fn under_pointer(
+    p: egui::Pos2,
+    world: &[[f32; 2]],
+    xf: &ViewTransform,
+    geoms: &[geometry::ChannelGeom],
+) -> Option<Selected> {
+    let mut hovered = None;
+    let mut best = (xf.radius + 3.0).max(5.0);
+    for (s, w) in world.iter().enumerate() {
+        let d = (xf.to_screen(*w) - p).length();
+        if d < best {
+            best = d;
+            hovered = Some(Selected::Switch(s as SwitchId));
+        }
+    }
+    if hovered.is_some() {
+        return hovered;
+    }
+    let mut best = (xf.channel_offset() + 3.0).max(5.0);
+    for g in geoms {
+        for seg in &g.segments {
+            let d = dist_to_segment(p, *seg);
+            if d < best {
+                best = d;
+                hovered = Some(Selected::Channel(g.id));
+            }
+        }
+    }
+    hovered
+}
+
+/// The switches: a dot each, ringed when selected or hovered, numbered on
+/// a patch of background (so coloured channels under the number do not
+/// hide it) when there is room.
+fn paint_switches(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    world: &[[f32; 2]],
+    xf: &ViewTransform,
+    theme: Theme,
+    (selected, hovered): (Option<Selected>, Option<Selected>),
+) {
+    let radius = xf.radius;
+    for (s, w) in world.iter().enumerate() {
+        let c = xf.to_screen(*w);
+        let sel = selected == Some(Selected::Switch(s as SwitchId));
+        let hov = hovered == Some(Selected::Switch(s as SwitchId));
+        painter.circle_filled(c, radius, theme.switch_fill());
+        if sel || hov {
+            painter.circle_stroke(c, radius + 2.5, Stroke::new(2.0, theme.selection()));
+        }
+        if xf.spacing_px > 44.0 {
+            let galley = painter.layout_no_wrap(
+                s.to_string(),
+                FontId::proportional(10.0),
+                ui.visuals().text_color(),
+            );
+            let at = c + vec2(radius + 2.0, -radius - 2.0 - galley.size().y);
+            painter.rect_filled(
+                Rect::from_min_size(at, galley.size()).expand(1.0),
+                2.0,
+                theme.view_background().gamma_multiply(0.85),
+            );
+            painter.galley(at, galley, ui.visuals().text_color());
+        }
+    }
 }
 
 fn legend(
