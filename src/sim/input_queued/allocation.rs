@@ -373,6 +373,7 @@ pub(super) fn allocate_span<
         let mut scratch = Candidates::default();
         debug_assert!(out_start.len() == in_start.len());
         let switches = in_start.len() - 1;
+        let ahead_end = if F::SHARED { span.end } else { switches };
         // Every send of the cycle goes to one of these buckets (or, with
         // arrival blocks, a flit to a switch to its block's wheel): looked
         // up once, not per flit.
@@ -389,7 +390,9 @@ pub(super) fn allocate_span<
         };
         let credit_bucket = credit_wheel.bucket_mut(now + link_latency);
         for s in span {
-            if PREFETCH && s + SWITCHES_AHEAD < switches {
+            // (Two threads: only switches of this span, which are this
+            // thread's; another's busy words may be being written.)
+            if PREFETCH && s + SWITCHES_AHEAD < ahead_end {
                 prefetch_switch::<F>(
                     s + SWITCHES_AHEAD,
                     w,
@@ -761,7 +764,7 @@ pub(super) fn allocate_span<
                 // going to a switch takes its answer there now (last: it
                 // waits on the packet's record, which nothing above does).
                 let ahead = if FAST && TABLES && LOOK && head && to_switch {
-                    let next = at(inch, oc as usize).switch;
+                    let next = F::downstream_switch(inch, oc as usize);
                     Ahead::of(ep.table_lookup(flit.packet, next, vcs))
                 } else {
                     Ahead::NONE
