@@ -698,91 +698,35 @@ pub(super) fn allocate_span<
                 if g.ivc != i as u32 {
                     continue;
                 }
-                // The winner's grant clears the port's proposal for the
-                // next switch cycle; losers after it see NONE, not `i`.
-                g.ivc = NONE;
-                // (`lean`: what the proposal did not keep, from the port and
-                // the input VC; both pointers left one past the last port or
-                // VC rather than wrapped to 0, which their readers take
-                // alike: no select.)
-                let (c, x) = if lean {
-                    g.rr = pi as u16 + 1;
-                    (i / v, i % v)
-                } else {
-                    g.rr = pr.next_port;
-                    (pr.ch as usize, pr.vc as usize)
-                };
-                let ch = at_mut(inch, c);
-                ch.rr = if lean { x as u8 + 1 } else { pr.next_vc };
-
-                let flit: Flit = *at(flits, i * depth + q.head as usize);
-                let h = q.head as usize + 1;
-                q.head = if h == depth { 0 } else { h as u16 };
-                q.len -= 1;
-                // Clear the VC's bit when it empties, and the port's busy bit
-                // when the port does: selects, not branches (whether a
-                // buffer just emptied is a coin toss).
-                ch.nonempty &= !(u16::from(q.len == 0) << x);
-                // (`FAST`: the port's index is its proposal's.)
-                let k = if FAST { pi } else { ch.index as usize };
-                *at_mut(busy, s * w + k / 64) &= !(u64::from(ch.nonempty == 0) << (k % 64));
-                // Credit back upstream for the slot just freed.
-                credit_bucket.push(i as u32);
-                let o = q.out as usize;
-                debug_assert!(
-                    !SINGLE || flit.flags() == HEAD | TAIL,
-                    "a flit of a longer packet in a one-flit run"
+                grant::<FAST, TABLES, LOOK, SINGLE, BLOCKS, F, E>(
+                    pr,
+                    pi,
+                    lean,
+                    Cycle {
+                        now,
+                        s,
+                        w,
+                        v,
+                        depth,
+                        vcs,
+                        first_ejection,
+                        link_latency,
+                        switch_delay,
+                    },
+                    Grant {
+                        q,
+                        g,
+                        inch,
+                        busy,
+                        flits,
+                        ovc,
+                        credit_bucket,
+                        sends: &mut sends,
+                        block_of,
+                        block_wheels,
+                    },
+                    ep,
                 );
-                let head = SINGLE || flit.flags() & HEAD != 0;
-                let waited = flit.waited(now);
-                if head {
-                    ep.head_left(flit.packet, waited);
-                }
-                ep.channel_traversal(oc as usize, head, waited);
-                let vc = (o - oc as usize * v) as u8;
-                // Into a switch: spend a credit, and the flit also crosses
-                // that switch (switch delay); into a host: neither (hosts
-                // always accept). Selects, not branches.
-                let to_switch = oc < first_ejection;
-                let ov = at(ovc, o);
-                let mut spent = ov.get();
-                spent.credits -= i32::from(to_switch);
-                ov.set(spent);
-                let delay = if to_switch {
-                    link_latency + switch_delay
-                } else {
-                    link_latency
-                };
-                // (With arrival blocks, flits to a switch go to its block's
-                // wheel.)
-                if SINGLE || flit.flags() & TAIL != 0 {
-                    set_owner(at(ovc, o), NONE);
-                    q.state = IDLE;
-                    ch.active &= !(1 << x);
-                }
-                // Lookahead routing (`Ahead`): with table routes, a head
-                // going to a switch takes its answer there now (last: it
-                // waits on the packet's record, which nothing above does).
-                let ahead = if FAST && TABLES && LOOK && head && to_switch {
-                    let next = F::downstream_switch(inch, oc as usize);
-                    Ahead::of(ep.table_lookup(flit.packet, next, vcs))
-                } else {
-                    Ahead::NONE
-                };
-                let ev = FlitEvent {
-                    ch: oc,
-                    vc,
-                    flit,
-                    ahead,
-                };
-                match if BLOCKS {
-                    *at(block_of, oc as usize)
-                } else {
-                    NONE
-                } {
-                    NONE => sends.push(to_switch, ev),
-                    b => at_mut(block_wheels, b as usize).schedule(now + delay, ev),
-                }
             }
             // Every port proposed to had a winner, whose grant cleared it.
             debug_assert!(
@@ -800,6 +744,171 @@ pub(super) fn allocate_span<
             }
         }
         Ok(())
+    }
+}
+
+/// What a grant needs that stays the same through a switch's allocation.
+#[derive(Clone, Copy)]
+struct Cycle {
+    now: u64,
+    /// The switch, and its busy-port words' count.
+    s: usize,
+    w: usize,
+    v: usize,
+    depth: usize,
+    vcs: u8,
+    first_ejection: u32,
+    link_latency: u64,
+    switch_delay: u64,
+}
+
+/// The records a grant writes: the winning input VC `q` and the output
+/// port `g` it won, and the arrays and sends the flit's traversal touches.
+struct Grant<'g, 'w, F: Family + ?Sized> {
+    q: &'g mut InputVc,
+    g: &'g mut OutChannel,
+    inch: &'g mut F::Arr<InChannel>,
+    busy: &'g mut F::Arr<u64>,
+    flits: &'g F::Arr<Flit>,
+    ovc: &'g [Cell<OutputVc>],
+    credit_bucket: &'g mut Vec<u32>,
+    sends: &'g mut Sends<'w, FlitEvent>,
+    block_of: &'g [u32],
+    block_wheels: &'g mut [TimeWheel<FlitEvent>],
+}
+
+/// Switch allocation's grant to proposal `pr` (of input port `pi`), which
+/// won its output port: the winner sends one flit, which reaches the next
+/// switch after link latency + switch delay (a host after the link
+/// latency), and a credit returns upstream after the link latency. The
+/// const parameters are [`allocate_span`]'s; `lean`: the proposal kept
+/// only its input VC.
+#[inline(always)]
+fn grant<
+    const FAST: bool,
+    const TABLES: bool,
+    const LOOK: bool,
+    const SINGLE: bool,
+    const BLOCKS: bool,
+    F: Family,
+    E: HopCalls,
+>(
+    pr: Proposal,
+    pi: usize,
+    lean: bool,
+    cy: Cycle,
+    gr: Grant<'_, '_, F>,
+    ep: &mut E,
+) {
+    let Cycle {
+        now,
+        s,
+        w,
+        v,
+        depth,
+        vcs,
+        first_ejection,
+        link_latency,
+        switch_delay,
+    } = cy;
+    let Grant {
+        q,
+        g,
+        inch,
+        busy,
+        flits,
+        ovc,
+        credit_bucket,
+        sends,
+        block_of,
+        block_wheels,
+    } = gr;
+    let i = pr.ivc as usize;
+    let oc = q.out_ch;
+    // The winner's grant clears the port's proposal for the
+    // next switch cycle; losers after it see NONE, not `i`.
+    g.ivc = NONE;
+    // (`lean`: what the proposal did not keep, from the port and
+    // the input VC; both pointers left one past the last port or
+    // VC rather than wrapped to 0, which their readers take
+    // alike: no select.)
+    let (c, x) = if lean {
+        g.rr = pi as u16 + 1;
+        (i / v, i % v)
+    } else {
+        g.rr = pr.next_port;
+        (pr.ch as usize, pr.vc as usize)
+    };
+    let ch = at_mut(inch, c);
+    ch.rr = if lean { x as u8 + 1 } else { pr.next_vc };
+
+    let flit: Flit = *at(flits, i * depth + q.head as usize);
+    let h = q.head as usize + 1;
+    q.head = if h == depth { 0 } else { h as u16 };
+    q.len -= 1;
+    // Clear the VC's bit when it empties, and the port's busy bit
+    // when the port does: selects, not branches (whether a
+    // buffer just emptied is a coin toss).
+    ch.nonempty &= !(u16::from(q.len == 0) << x);
+    // (`FAST`: the port's index is its proposal's.)
+    let k = if FAST { pi } else { ch.index as usize };
+    *at_mut(busy, s * w + k / 64) &= !(u64::from(ch.nonempty == 0) << (k % 64));
+    // Credit back upstream for the slot just freed.
+    credit_bucket.push(i as u32);
+    let o = q.out as usize;
+    debug_assert!(
+        !SINGLE || flit.flags() == HEAD | TAIL,
+        "a flit of a longer packet in a one-flit run"
+    );
+    let head = SINGLE || flit.flags() & HEAD != 0;
+    let waited = flit.waited(now);
+    if head {
+        ep.head_left(flit.packet, waited);
+    }
+    ep.channel_traversal(oc as usize, head, waited);
+    let vc = (o - oc as usize * v) as u8;
+    // Into a switch: spend a credit, and the flit also crosses
+    // that switch (switch delay); into a host: neither (hosts
+    // always accept). Selects, not branches.
+    let to_switch = oc < first_ejection;
+    let ov = at(ovc, o);
+    let mut spent = ov.get();
+    spent.credits -= i32::from(to_switch);
+    ov.set(spent);
+    let delay = if to_switch {
+        link_latency + switch_delay
+    } else {
+        link_latency
+    };
+    // (With arrival blocks, flits to a switch go to its block's
+    // wheel.)
+    if SINGLE || flit.flags() & TAIL != 0 {
+        set_owner(at(ovc, o), NONE);
+        q.state = IDLE;
+        ch.active &= !(1 << x);
+    }
+    // Lookahead routing (`Ahead`): with table routes, a head
+    // going to a switch takes its answer there now (last: it
+    // waits on the packet's record, which nothing above does).
+    let ahead = if FAST && TABLES && LOOK && head && to_switch {
+        let next = F::downstream_switch(inch, oc as usize);
+        Ahead::of(ep.table_lookup(flit.packet, next, vcs))
+    } else {
+        Ahead::NONE
+    };
+    let ev = FlitEvent {
+        ch: oc,
+        vc,
+        flit,
+        ahead,
+    };
+    match if BLOCKS {
+        *at(block_of, oc as usize)
+    } else {
+        NONE
+    } {
+        NONE => sends.push(to_switch, ev),
+        b => at_mut(block_wheels, b as usize).schedule(now + delay, ev),
     }
 }
 
