@@ -495,50 +495,14 @@ pub(super) fn allocate_span<
                     let fresh = q.state == IDLE;
                     if FAST && TABLES && fresh {
                         // The deterministic wormhole router with every
-                        // answer from a table: the one candidate as it is,
-                        // no list to fill and walk (the same choice as
-                        // `choose_out_vc`'s `Fixed` on a list of one).
-                        let f = *at(flits, i * depth + q.head as usize);
-                        debug_assert!(
-                            f.flags() & HEAD != 0,
-                            "non-head flit at the front of an idle VC"
-                        );
-                        // (Its answer came with it, `Ahead`, unless it has
-                        // none: then the table is asked here, and reports a
-                        // missing answer.)
-                        let looked = match std::mem::replace(&mut q.ahead, Ahead::NONE).get() {
-                            Some(cand) => {
-                                ep.count_switch(f.packet);
-                                Ok(cand)
-                            }
-                            None => ep.table_route(f.packet, s as u32, vcs),
-                        };
-                        let cand = match looked {
-                            Ok(cand) => cand,
+                        // answer from a table: the one candidate as it is.
+                        match route_from_table::<F, E>(
+                            q, i, x, s, flits, depth, vcs, out, ovc, v, cands, ep,
+                        ) {
+                            Ok(bit) => active |= bit,
                             Err(e) => {
                                 withdraw::<FAST, F>(proposal, n, proposed, outch, ivcs);
                                 return Err(e);
-                            }
-                        };
-                        let oc = *at(out, cand.port as usize);
-                        let pick = if oc == NONE {
-                            None
-                        } else {
-                            free_vc(ovc, oc, v, cand.vc_lo, cand.vc_hi, 1)
-                        };
-                        match pick {
-                            Some(o) => {
-                                set_owner(at(ovc, o as usize), i as u32);
-                                q.out = o;
-                                q.out_ch = oc;
-                                q.state = ACTIVE;
-                                active |= 1 << x;
-                            }
-                            None => {
-                                q.state = ROUTED;
-                                let kept = at_mut(cands, i);
-                                kept.clear();
-                                kept.push(cand.port, cand.vc_lo, cand.vc_hi);
                             }
                         }
                         continue;
@@ -744,6 +708,67 @@ pub(super) fn allocate_span<
             }
         }
         Ok(())
+    }
+}
+
+/// VC allocation for a head just reaching the front of input VC `i` (VC
+/// `x` of its channel, at switch `s`) under the deterministic wormhole
+/// router with every answer from a table ([`allocate_span`]'s `FAST` and
+/// `TABLES`): its table's one candidate as it is, no list to fill and
+/// walk (the same choice as [`choose_out_vc`]'s `Fixed` on a list of
+/// one). Returns the VC's bit for the port's active set if it got an
+/// output VC, 0 if it waits with its candidate kept, or the routing fault.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn route_from_table<F: Family, E: HopCalls>(
+    q: &mut InputVc,
+    i: usize,
+    x: usize,
+    s: usize,
+    flits: &F::Arr<Flit>,
+    depth: usize,
+    vcs: u8,
+    out: &[u32],
+    ovc: &[Cell<OutputVc>],
+    v: usize,
+    cands: &mut F::Arr<Candidates>,
+    ep: &mut E,
+) -> Result<u16, Faulted> {
+    let f = *at(flits, i * depth + q.head as usize);
+    debug_assert!(
+        f.flags() & HEAD != 0,
+        "non-head flit at the front of an idle VC"
+    );
+    // (Its answer came with it, `Ahead`, unless it has none: then the
+    // table is asked here, and reports a missing answer.)
+    let cand = match std::mem::replace(&mut q.ahead, Ahead::NONE).get() {
+        Some(cand) => {
+            ep.count_switch(f.packet);
+            Ok(cand)
+        }
+        None => ep.table_route(f.packet, s as u32, vcs),
+    }?;
+    let oc = *at(out, cand.port as usize);
+    let pick = if oc == NONE {
+        None
+    } else {
+        free_vc(ovc, oc, v, cand.vc_lo, cand.vc_hi, 1)
+    };
+    match pick {
+        Some(o) => {
+            set_owner(at(ovc, o as usize), i as u32);
+            q.out = o;
+            q.out_ch = oc;
+            q.state = ACTIVE;
+            Ok(1 << x)
+        }
+        None => {
+            q.state = ROUTED;
+            let kept = at_mut(cands, i);
+            kept.clear();
+            kept.push(cand.port, cand.vc_lo, cand.vc_hi);
+            Ok(0)
+        }
     }
 }
 
