@@ -439,22 +439,17 @@ pub(super) fn allocate_span<
             };
             let mut busy_ports = BusyPorts::new(words, start);
             if AGE {
-                // Age-based: the busy ports by the generation cycle of the
-                // oldest packet at the front of their VCs (a stable sort, so
-                // ties keep the rotating order).
-                order.clear();
-                for pi in busy_ports.by_ref() {
-                    let c = at(ports, pi).1 as usize;
-                    let mut bits = at(inch, c).nonempty;
-                    let mut age = u64::MAX;
-                    while bits != 0 {
-                        let x = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        age = age.min(front_age(c * v + x, ivcs, flits, depth, ep));
-                    }
-                    order.push((age, pi as u32));
-                }
-                order.sort_by_key(|&(age, _)| age);
+                order_by_age::<F, E>(
+                    order,
+                    &mut busy_ports,
+                    ports,
+                    inch,
+                    ivcs,
+                    flits,
+                    v,
+                    depth,
+                    ep,
+                );
             }
             let mut sorted = order.iter();
             let mut n = 0;
@@ -534,7 +529,6 @@ pub(super) fn allocate_span<
                         }
                         q.state = ROUTED;
                     }
-                    let cand = if fresh { &scratch } else { at(cands, i) };
                     // Acknowledgements are one flit long (selects).
                     let ack = ACKS && x >= ack_lo;
                     let (need, len) = if ack {
@@ -544,20 +538,9 @@ pub(super) fn allocate_span<
                     };
                     let ready = switching != Switching::StoreAndForward
                         || whole_packet_here(flits, q, i, depth, len);
-                    match ready
-                        .then(|| choose_out_vc(cand, ovc, out, v, need, selection))
-                        .flatten()
-                    {
-                        Some((o, oc)) => {
-                            set_owner(at(ovc, o as usize), i as u32);
-                            q.out = o;
-                            q.out_ch = oc;
-                            q.state = ACTIVE;
-                            active |= 1 << x;
-                        }
-                        None if fresh => *at_mut(cands, i) = scratch,
-                        None => {}
-                    }
+                    active |= allocate_vc::<F>(
+                        q, i, x, ready, fresh, &scratch, cands, ovc, out, v, need, selection,
+                    );
                 }
                 at_mut(inch, c).active = active;
 
@@ -769,6 +752,79 @@ fn route_from_table<F: Family, E: HopCalls>(
             kept.push(cand.port, cand.vc_lo, cand.vc_hi);
             Ok(0)
         }
+    }
+}
+
+/// [`PortPriority::Oldest`]: the busy ports left in `busy_ports` into
+/// `order`, by the generation cycle of the oldest packet at the front of
+/// their VCs (a stable sort, so ties keep the rotating order).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn order_by_age<F: Family, E: HopCalls>(
+    order: &mut Vec<(u64, u32)>,
+    busy_ports: &mut BusyPorts<'_>,
+    ports: &[(PortId, u32)],
+    inch: &F::Arr<InChannel>,
+    ivcs: &F::Arr<InputVc>,
+    flits: &F::Arr<Flit>,
+    v: usize,
+    depth: usize,
+    ep: &E,
+) {
+    order.clear();
+    for pi in busy_ports.by_ref() {
+        let c = at(ports, pi).1 as usize;
+        let mut bits = at(inch, c).nonempty;
+        let mut age = u64::MAX;
+        while bits != 0 {
+            let x = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            age = age.min(front_age(c * v + x, ivcs, flits, depth, ep));
+        }
+        order.push((age, pi as u32));
+    }
+    order.sort_by_key(|&(age, _)| age);
+}
+
+/// VC allocation for the routed head of input VC `i` (VC `x` of its
+/// port), `ready` to go (store-and-forward: its whole packet here): the
+/// output VC its candidates (`scratch` if `fresh`, just routed, else those
+/// kept in `cands`) and the [`Selection`] give, with at least `need`
+/// credits. Returns the VC's bit for the port's active set if it got one,
+/// else 0 (a fresh head's candidates are then kept for its retries).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn allocate_vc<F: Family>(
+    q: &mut InputVc,
+    i: usize,
+    x: usize,
+    ready: bool,
+    fresh: bool,
+    scratch: &Candidates,
+    cands: &mut F::Arr<Candidates>,
+    ovc: &[Cell<OutputVc>],
+    out: &[u32],
+    v: usize,
+    need: i32,
+    selection: Selection,
+) -> u16 {
+    let cand = if fresh { scratch } else { at(cands, i) };
+    match ready
+        .then(|| choose_out_vc(cand, ovc, out, v, need, selection))
+        .flatten()
+    {
+        Some((o, oc)) => {
+            set_owner(at(ovc, o as usize), i as u32);
+            q.out = o;
+            q.out_ch = oc;
+            q.state = ACTIVE;
+            1 << x
+        }
+        None if fresh => {
+            *at_mut(cands, i) = *scratch;
+            0
+        }
+        None => 0,
     }
 }
 
