@@ -16,6 +16,11 @@
 //!
 //! Nothing outside `app` (the GUI, behind the `gui` feature) imports egui.
 
+// `unsafe` is denied crate-wide (Cargo.toml) and allowed only at the few
+// engine sites that need it; each of those says, in a `SAFETY:` comment,
+// what makes it sound.
+#![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
+
 pub mod analysis;
 pub mod env_knobs;
 pub mod limits;

@@ -64,6 +64,9 @@ struct Shared {
 // reads `part` and writes `panic` before `DONE`.
 #[allow(unsafe_code)]
 unsafe impl Sync for Shared {}
+// SAFETY: what crosses threads is the state (atomic), the part (a pointer
+// to a `Send` closure, used only as `Sync` above says) and the panic
+// payload (`Send`); nothing in `Shared` is tied to the thread that made it.
 #[allow(unsafe_code)]
 unsafe impl Send for Shared {}
 
@@ -173,6 +176,9 @@ fn run_part(s: &Shared) {
     // points to alive until it sees `DONE`; only the thread that moved the
     // state from `POSTED` to `RUNNING` gets here.
     if let Some(part) = unsafe { (*s.part.get()).take() } {
+        // SAFETY: `part` points at the caller's closure, alive and not
+        // otherwise borrowed until `DONE` (`HelperThread::join` waits for it
+        // before it returns or unwinds); only this thread calls it.
         let f = unsafe { &mut *part };
         if let Err(p) = catch_unwind(AssertUnwindSafe(f)) {
             // SAFETY: the caller reads `panic` only after `DONE`.
@@ -285,5 +291,26 @@ mod tests {
         let mut y = 0;
         helper.join(|| y = 7, || ());
         assert_eq!(y, 7);
+    }
+
+    /// The lifetime `join` erases is sound only if it never returns or
+    /// unwinds while the helper may still run the part: a panic of the
+    /// caller's own part still waits for the helper's, whose borrow is
+    /// then over.
+    #[test]
+    fn a_panic_in_the_callers_part_waits_for_the_helpers() {
+        let helper = HelperThread::new().unwrap();
+        let mut theirs_done = false;
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            helper.join(
+                || {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    theirs_done = true;
+                },
+                || panic!("mine"),
+            );
+        }));
+        assert!(r.is_err());
+        assert!(theirs_done, "join unwound before the helper's part ended");
     }
 }

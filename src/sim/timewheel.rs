@@ -163,3 +163,39 @@ impl<'a, T> Sends<'a, T> {
         unsafe { (*bucket).push(ev) }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `bucket`'s unchecked index: every cycle, far past the wheel's size,
+    /// lands in a bucket of its own residue (a mask gone wrong would index
+    /// out of the ring, which debug builds catch).
+    #[test]
+    fn cycles_past_the_wheels_size_wrap_into_its_buckets() {
+        let mut w = TimeWheel::new(5);
+        for at in [0u64, 7, 8, 9, 1 << 40, u64::MAX] {
+            w.schedule(at, at);
+            assert_eq!(w.take(at), vec![at]);
+        }
+    }
+
+    /// `Sends::push`'s raw buckets: near and far the same bucket (cycles a
+    /// wheel's size apart) and two wheels' buckets, each event where a
+    /// lookup of its cycle would have put it.
+    #[test]
+    fn sends_into_one_bucket_twice_and_into_two_wheels() {
+        let mut w = TimeWheel::new(3);
+        let mut s = w.sends(2, 2 + 4);
+        s.push(false, 1);
+        s.push(true, 2);
+        s.push(false, 3);
+        assert_eq!(w.take(2), vec![1, 2, 3]);
+        let (mut a, mut b) = (TimeWheel::new(3), TimeWheel::new(3));
+        let mut s = Sends::split(&mut a, 1, &mut b, 3);
+        s.push(true, 10);
+        s.push(false, 11);
+        assert_eq!((a.take(1), b.take(3)), (vec![11], vec![10]));
+        assert_eq!(a.len() + b.len(), 0);
+    }
+}

@@ -373,6 +373,7 @@ pub(super) fn allocate_span<
         let mut scratch = Candidates::default();
         debug_assert!(out_start.len() == in_start.len());
         let switches = in_start.len() - 1;
+        let ahead_end = if F::SHARED { span.end } else { switches };
         // Every send of the cycle goes to one of these buckets (or, with
         // arrival blocks, a flit to a switch to its block's wheel): looked
         // up once, not per flit.
@@ -389,7 +390,9 @@ pub(super) fn allocate_span<
         };
         let credit_bucket = credit_wheel.bucket_mut(now + link_latency);
         for s in span {
-            if PREFETCH && s + SWITCHES_AHEAD < switches {
+            // (Two threads: only switches of this span, which are this
+            // thread's; another's busy words may be being written.)
+            if PREFETCH && s + SWITCHES_AHEAD < ahead_end {
                 prefetch_switch::<F>(
                     s + SWITCHES_AHEAD,
                     w,
@@ -436,22 +439,17 @@ pub(super) fn allocate_span<
             };
             let mut busy_ports = BusyPorts::new(words, start);
             if AGE {
-                // Age-based: the busy ports by the generation cycle of the
-                // oldest packet at the front of their VCs (a stable sort, so
-                // ties keep the rotating order).
-                order.clear();
-                for pi in busy_ports.by_ref() {
-                    let c = at(ports, pi).1 as usize;
-                    let mut bits = at(inch, c).nonempty;
-                    let mut age = u64::MAX;
-                    while bits != 0 {
-                        let x = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        age = age.min(front_age(c * v + x, ivcs, flits, depth, ep));
-                    }
-                    order.push((age, pi as u32));
-                }
-                order.sort_by_key(|&(age, _)| age);
+                order_by_age::<F, E>(
+                    order,
+                    &mut busy_ports,
+                    ports,
+                    inch,
+                    ivcs,
+                    flits,
+                    v,
+                    depth,
+                    ep,
+                );
             }
             let mut sorted = order.iter();
             let mut n = 0;
@@ -492,50 +490,14 @@ pub(super) fn allocate_span<
                     let fresh = q.state == IDLE;
                     if FAST && TABLES && fresh {
                         // The deterministic wormhole router with every
-                        // answer from a table: the one candidate as it is,
-                        // no list to fill and walk (the same choice as
-                        // `choose_out_vc`'s `Fixed` on a list of one).
-                        let f = *at(flits, i * depth + q.head as usize);
-                        debug_assert!(
-                            f.flags() & HEAD != 0,
-                            "non-head flit at the front of an idle VC"
-                        );
-                        // (Its answer came with it, `Ahead`, unless it has
-                        // none: then the table is asked here, and reports a
-                        // missing answer.)
-                        let looked = match std::mem::replace(&mut q.ahead, Ahead::NONE).get() {
-                            Some(cand) => {
-                                ep.count_switch(f.packet);
-                                Ok(cand)
-                            }
-                            None => ep.table_route(f.packet, s as u32, vcs),
-                        };
-                        let cand = match looked {
-                            Ok(cand) => cand,
+                        // answer from a table: the one candidate as it is.
+                        match route_from_table::<F, E>(
+                            q, i, x, s, flits, depth, vcs, out, ovc, v, cands, ep,
+                        ) {
+                            Ok(bit) => active |= bit,
                             Err(e) => {
                                 withdraw::<FAST, F>(proposal, n, proposed, outch, ivcs);
                                 return Err(e);
-                            }
-                        };
-                        let oc = *at(out, cand.port as usize);
-                        let pick = if oc == NONE {
-                            None
-                        } else {
-                            free_vc(ovc, oc, v, cand.vc_lo, cand.vc_hi, 1)
-                        };
-                        match pick {
-                            Some(o) => {
-                                set_owner(at(ovc, o as usize), i as u32);
-                                q.out = o;
-                                q.out_ch = oc;
-                                q.state = ACTIVE;
-                                active |= 1 << x;
-                            }
-                            None => {
-                                q.state = ROUTED;
-                                let kept = at_mut(cands, i);
-                                kept.clear();
-                                kept.push(cand.port, cand.vc_lo, cand.vc_hi);
                             }
                         }
                         continue;
@@ -567,7 +529,6 @@ pub(super) fn allocate_span<
                         }
                         q.state = ROUTED;
                     }
-                    let cand = if fresh { &scratch } else { at(cands, i) };
                     // Acknowledgements are one flit long (selects).
                     let ack = ACKS && x >= ack_lo;
                     let (need, len) = if ack {
@@ -577,20 +538,9 @@ pub(super) fn allocate_span<
                     };
                     let ready = switching != Switching::StoreAndForward
                         || whole_packet_here(flits, q, i, depth, len);
-                    match ready
-                        .then(|| choose_out_vc(cand, ovc, out, v, need, selection))
-                        .flatten()
-                    {
-                        Some((o, oc)) => {
-                            set_owner(at(ovc, o as usize), i as u32);
-                            q.out = o;
-                            q.out_ch = oc;
-                            q.state = ACTIVE;
-                            active |= 1 << x;
-                        }
-                        None if fresh => *at_mut(cands, i) = scratch,
-                        None => {}
-                    }
+                    active |= allocate_vc::<F>(
+                        q, i, x, ready, fresh, &scratch, cands, ovc, out, v, need, selection,
+                    );
                 }
                 at_mut(inch, c).active = active;
 
@@ -695,91 +645,35 @@ pub(super) fn allocate_span<
                 if g.ivc != i as u32 {
                     continue;
                 }
-                // The winner's grant clears the port's proposal for the
-                // next switch cycle; losers after it see NONE, not `i`.
-                g.ivc = NONE;
-                // (`lean`: what the proposal did not keep, from the port and
-                // the input VC; both pointers left one past the last port or
-                // VC rather than wrapped to 0, which their readers take
-                // alike: no select.)
-                let (c, x) = if lean {
-                    g.rr = pi as u16 + 1;
-                    (i / v, i % v)
-                } else {
-                    g.rr = pr.next_port;
-                    (pr.ch as usize, pr.vc as usize)
-                };
-                let ch = at_mut(inch, c);
-                ch.rr = if lean { x as u8 + 1 } else { pr.next_vc };
-
-                let flit: Flit = *at(flits, i * depth + q.head as usize);
-                let h = q.head as usize + 1;
-                q.head = if h == depth { 0 } else { h as u16 };
-                q.len -= 1;
-                // Clear the VC's bit when it empties, and the port's busy bit
-                // when the port does: selects, not branches (whether a
-                // buffer just emptied is a coin toss).
-                ch.nonempty &= !(u16::from(q.len == 0) << x);
-                // (`FAST`: the port's index is its proposal's.)
-                let k = if FAST { pi } else { ch.index as usize };
-                *at_mut(busy, s * w + k / 64) &= !(u64::from(ch.nonempty == 0) << (k % 64));
-                // Credit back upstream for the slot just freed.
-                credit_bucket.push(i as u32);
-                let o = q.out as usize;
-                debug_assert!(
-                    !SINGLE || flit.flags() == HEAD | TAIL,
-                    "a flit of a longer packet in a one-flit run"
+                grant::<FAST, TABLES, LOOK, SINGLE, BLOCKS, F, E>(
+                    pr,
+                    pi,
+                    lean,
+                    Cycle {
+                        now,
+                        s,
+                        w,
+                        v,
+                        depth,
+                        vcs,
+                        first_ejection,
+                        link_latency,
+                        switch_delay,
+                    },
+                    Grant {
+                        q,
+                        g,
+                        inch,
+                        busy,
+                        flits,
+                        ovc,
+                        credit_bucket,
+                        sends: &mut sends,
+                        block_of,
+                        block_wheels,
+                    },
+                    ep,
                 );
-                let head = SINGLE || flit.flags() & HEAD != 0;
-                let waited = flit.waited(now);
-                if head {
-                    ep.head_left(flit.packet, waited);
-                }
-                ep.channel_traversal(oc as usize, head, waited);
-                let vc = (o - oc as usize * v) as u8;
-                // Into a switch: spend a credit, and the flit also crosses
-                // that switch (switch delay); into a host: neither (hosts
-                // always accept). Selects, not branches.
-                let to_switch = oc < first_ejection;
-                let ov = at(ovc, o);
-                let mut spent = ov.get();
-                spent.credits -= i32::from(to_switch);
-                ov.set(spent);
-                let delay = if to_switch {
-                    link_latency + switch_delay
-                } else {
-                    link_latency
-                };
-                // (With arrival blocks, flits to a switch go to its block's
-                // wheel.)
-                if SINGLE || flit.flags() & TAIL != 0 {
-                    set_owner(at(ovc, o), NONE);
-                    q.state = IDLE;
-                    ch.active &= !(1 << x);
-                }
-                // Lookahead routing (`Ahead`): with table routes, a head
-                // going to a switch takes its answer there now (last: it
-                // waits on the packet's record, which nothing above does).
-                let ahead = if FAST && TABLES && LOOK && head && to_switch {
-                    let next = at(inch, oc as usize).switch;
-                    Ahead::of(ep.table_lookup(flit.packet, next, vcs))
-                } else {
-                    Ahead::NONE
-                };
-                let ev = FlitEvent {
-                    ch: oc,
-                    vc,
-                    flit,
-                    ahead,
-                };
-                match if BLOCKS {
-                    *at(block_of, oc as usize)
-                } else {
-                    NONE
-                } {
-                    NONE => sends.push(to_switch, ev),
-                    b => at_mut(block_wheels, b as usize).schedule(now + delay, ev),
-                }
             }
             // Every port proposed to had a winner, whose grant cleared it.
             debug_assert!(
@@ -797,6 +691,305 @@ pub(super) fn allocate_span<
             }
         }
         Ok(())
+    }
+}
+
+/// VC allocation for a head just reaching the front of input VC `i` (VC
+/// `x` of its channel, at switch `s`) under the deterministic wormhole
+/// router with every answer from a table ([`allocate_span`]'s `FAST` and
+/// `TABLES`): its table's one candidate as it is, no list to fill and
+/// walk (the same choice as [`choose_out_vc`]'s `Fixed` on a list of
+/// one). Returns the VC's bit for the port's active set if it got an
+/// output VC, 0 if it waits with its candidate kept, or the routing fault.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn route_from_table<F: Family, E: HopCalls>(
+    q: &mut InputVc,
+    i: usize,
+    x: usize,
+    s: usize,
+    flits: &F::Arr<Flit>,
+    depth: usize,
+    vcs: u8,
+    out: &[u32],
+    ovc: &[Cell<OutputVc>],
+    v: usize,
+    cands: &mut F::Arr<Candidates>,
+    ep: &mut E,
+) -> Result<u16, Faulted> {
+    let f = *at(flits, i * depth + q.head as usize);
+    debug_assert!(
+        f.flags() & HEAD != 0,
+        "non-head flit at the front of an idle VC"
+    );
+    // (Its answer came with it, `Ahead`, unless it has none: then the
+    // table is asked here, and reports a missing answer.)
+    let cand = match std::mem::replace(&mut q.ahead, Ahead::NONE).get() {
+        Some(cand) => {
+            ep.count_switch(f.packet);
+            Ok(cand)
+        }
+        None => ep.table_route(f.packet, s as u32, vcs),
+    }?;
+    let oc = *at(out, cand.port as usize);
+    let pick = if oc == NONE {
+        None
+    } else {
+        free_vc(ovc, oc, v, cand.vc_lo, cand.vc_hi, 1)
+    };
+    match pick {
+        Some(o) => {
+            set_owner(at(ovc, o as usize), i as u32);
+            q.out = o;
+            q.out_ch = oc;
+            q.state = ACTIVE;
+            Ok(1 << x)
+        }
+        None => {
+            q.state = ROUTED;
+            let kept = at_mut(cands, i);
+            kept.clear();
+            kept.push(cand.port, cand.vc_lo, cand.vc_hi);
+            Ok(0)
+        }
+    }
+}
+
+/// [`PortPriority::Oldest`]: the busy ports left in `busy_ports` into
+/// `order`, by the generation cycle of the oldest packet at the front of
+/// their VCs (a stable sort, so ties keep the rotating order).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn order_by_age<F: Family, E: HopCalls>(
+    order: &mut Vec<(u64, u32)>,
+    busy_ports: &mut BusyPorts<'_>,
+    ports: &[(PortId, u32)],
+    inch: &F::Arr<InChannel>,
+    ivcs: &F::Arr<InputVc>,
+    flits: &F::Arr<Flit>,
+    v: usize,
+    depth: usize,
+    ep: &E,
+) {
+    order.clear();
+    for pi in busy_ports.by_ref() {
+        let c = at(ports, pi).1 as usize;
+        let mut bits = at(inch, c).nonempty;
+        let mut age = u64::MAX;
+        while bits != 0 {
+            let x = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            age = age.min(front_age(c * v + x, ivcs, flits, depth, ep));
+        }
+        order.push((age, pi as u32));
+    }
+    order.sort_by_key(|&(age, _)| age);
+}
+
+/// VC allocation for the routed head of input VC `i` (VC `x` of its
+/// port), `ready` to go (store-and-forward: its whole packet here): the
+/// output VC its candidates (`scratch` if `fresh`, just routed, else those
+/// kept in `cands`) and the [`Selection`] give, with at least `need`
+/// credits. Returns the VC's bit for the port's active set if it got one,
+/// else 0 (a fresh head's candidates are then kept for its retries).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn allocate_vc<F: Family>(
+    q: &mut InputVc,
+    i: usize,
+    x: usize,
+    ready: bool,
+    fresh: bool,
+    scratch: &Candidates,
+    cands: &mut F::Arr<Candidates>,
+    ovc: &[Cell<OutputVc>],
+    out: &[u32],
+    v: usize,
+    need: i32,
+    selection: Selection,
+) -> u16 {
+    let cand = if fresh { scratch } else { at(cands, i) };
+    match ready
+        .then(|| choose_out_vc(cand, ovc, out, v, need, selection))
+        .flatten()
+    {
+        Some((o, oc)) => {
+            set_owner(at(ovc, o as usize), i as u32);
+            q.out = o;
+            q.out_ch = oc;
+            q.state = ACTIVE;
+            1 << x
+        }
+        None if fresh => {
+            *at_mut(cands, i) = *scratch;
+            0
+        }
+        None => 0,
+    }
+}
+
+/// What a grant needs that stays the same through a switch's allocation.
+#[derive(Clone, Copy)]
+struct Cycle {
+    now: u64,
+    /// The switch, and its busy-port words' count.
+    s: usize,
+    w: usize,
+    v: usize,
+    depth: usize,
+    vcs: u8,
+    first_ejection: u32,
+    link_latency: u64,
+    switch_delay: u64,
+}
+
+/// The records a grant writes: the winning input VC `q` and the output
+/// port `g` it won, and the arrays and sends the flit's traversal touches.
+struct Grant<'g, 'w, F: Family + ?Sized> {
+    q: &'g mut InputVc,
+    g: &'g mut OutChannel,
+    inch: &'g mut F::Arr<InChannel>,
+    busy: &'g mut F::Arr<u64>,
+    flits: &'g F::Arr<Flit>,
+    ovc: &'g [Cell<OutputVc>],
+    credit_bucket: &'g mut Vec<u32>,
+    sends: &'g mut Sends<'w, FlitEvent>,
+    block_of: &'g [u32],
+    block_wheels: &'g mut [TimeWheel<FlitEvent>],
+}
+
+/// Switch allocation's grant to proposal `pr` (of input port `pi`), which
+/// won its output port: the winner sends one flit, which reaches the next
+/// switch after link latency + switch delay (a host after the link
+/// latency), and a credit returns upstream after the link latency. The
+/// const parameters are [`allocate_span`]'s; `lean`: the proposal kept
+/// only its input VC.
+#[inline(always)]
+fn grant<
+    const FAST: bool,
+    const TABLES: bool,
+    const LOOK: bool,
+    const SINGLE: bool,
+    const BLOCKS: bool,
+    F: Family,
+    E: HopCalls,
+>(
+    pr: Proposal,
+    pi: usize,
+    lean: bool,
+    cy: Cycle,
+    gr: Grant<'_, '_, F>,
+    ep: &mut E,
+) {
+    let Cycle {
+        now,
+        s,
+        w,
+        v,
+        depth,
+        vcs,
+        first_ejection,
+        link_latency,
+        switch_delay,
+    } = cy;
+    let Grant {
+        q,
+        g,
+        inch,
+        busy,
+        flits,
+        ovc,
+        credit_bucket,
+        sends,
+        block_of,
+        block_wheels,
+    } = gr;
+    let i = pr.ivc as usize;
+    let oc = q.out_ch;
+    // The winner's grant clears the port's proposal for the
+    // next switch cycle; losers after it see NONE, not `i`.
+    g.ivc = NONE;
+    // (`lean`: what the proposal did not keep, from the port and
+    // the input VC; both pointers left one past the last port or
+    // VC rather than wrapped to 0, which their readers take
+    // alike: no select.)
+    let (c, x) = if lean {
+        g.rr = pi as u16 + 1;
+        (i / v, i % v)
+    } else {
+        g.rr = pr.next_port;
+        (pr.ch as usize, pr.vc as usize)
+    };
+    let ch = at_mut(inch, c);
+    ch.rr = if lean { x as u8 + 1 } else { pr.next_vc };
+
+    let flit: Flit = *at(flits, i * depth + q.head as usize);
+    let h = q.head as usize + 1;
+    q.head = if h == depth { 0 } else { h as u16 };
+    q.len -= 1;
+    // Clear the VC's bit when it empties, and the port's busy bit
+    // when the port does: selects, not branches (whether a
+    // buffer just emptied is a coin toss).
+    ch.nonempty &= !(u16::from(q.len == 0) << x);
+    // (`FAST`: the port's index is its proposal's.)
+    let k = if FAST { pi } else { ch.index as usize };
+    *at_mut(busy, s * w + k / 64) &= !(u64::from(ch.nonempty == 0) << (k % 64));
+    // Credit back upstream for the slot just freed.
+    credit_bucket.push(i as u32);
+    let o = q.out as usize;
+    debug_assert!(
+        !SINGLE || flit.flags() == HEAD | TAIL,
+        "a flit of a longer packet in a one-flit run"
+    );
+    let head = SINGLE || flit.flags() & HEAD != 0;
+    let waited = flit.waited(now);
+    if head {
+        ep.head_left(flit.packet, waited);
+    }
+    ep.channel_traversal(oc as usize, head, waited);
+    let vc = (o - oc as usize * v) as u8;
+    // Into a switch: spend a credit, and the flit also crosses
+    // that switch (switch delay); into a host: neither (hosts
+    // always accept). Selects, not branches.
+    let to_switch = oc < first_ejection;
+    let ov = at(ovc, o);
+    let mut spent = ov.get();
+    spent.credits -= i32::from(to_switch);
+    ov.set(spent);
+    let delay = if to_switch {
+        link_latency + switch_delay
+    } else {
+        link_latency
+    };
+    // (With arrival blocks, flits to a switch go to its block's
+    // wheel.)
+    if SINGLE || flit.flags() & TAIL != 0 {
+        set_owner(at(ovc, o), NONE);
+        q.state = IDLE;
+        ch.active &= !(1 << x);
+    }
+    // Lookahead routing (`Ahead`): with table routes, a head
+    // going to a switch takes its answer there now (last: it
+    // waits on the packet's record, which nothing above does).
+    let ahead = if FAST && TABLES && LOOK && head && to_switch {
+        let next = F::downstream_switch(inch, oc as usize);
+        Ahead::of(ep.table_lookup(flit.packet, next, vcs))
+    } else {
+        Ahead::NONE
+    };
+    let ev = FlitEvent {
+        ch: oc,
+        vc,
+        flit,
+        ahead,
+    };
+    match if BLOCKS {
+        *at(block_of, oc as usize)
+    } else {
+        NONE
+    } {
+        NONE => sends.push(to_switch, ev),
+        b => at_mut(block_wheels, b as usize).schedule(now + delay, ev),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The router's arrays as two threads hold them while each allocates its
 //! own half of a cycle's switches (`two_threads.rs`; native builds only).
 
+use super::InChannel;
 use super::unchecked::{Family, Slots};
 
 /// One of the router's arrays as two threads see it while each allocates
@@ -17,6 +18,21 @@ use super::unchecked::{Family, Slots};
 pub(super) struct Lane<T> {
     ptr: *mut T,
     len: usize,
+    /// Debug builds: which half owns each element, to catch a thread that
+    /// touches another's ([`Lane::owned_by`]).
+    #[cfg(debug_assertions)]
+    owners: Option<Owners>,
+}
+
+/// A lane's element owners (debug builds): element `i` belongs to the half
+/// `owner[i / per]` names, and this copy of the lane is half `me`'s.
+#[cfg(debug_assertions)]
+#[derive(Clone, Copy)]
+struct Owners {
+    owner: *const u8,
+    len: usize,
+    per: usize,
+    me: u8,
 }
 
 impl<T> Lane<T> {
@@ -33,6 +49,44 @@ impl<T> Lane<T> {
         Lane {
             ptr: s.as_mut_ptr(),
             len: s.len(),
+            #[cfg(debug_assertions)]
+            owners: None,
+        }
+    }
+
+    /// This lane as half `me` holds it (debug builds only): every element
+    /// it indexes is checked to be `me`'s, element `i` being
+    /// `owner[i / per]`'s. `owner` outlives the lane's last use
+    /// (`super::two_threads::Owners`, kept for the run).
+    #[cfg(debug_assertions)]
+    pub(super) fn owned_by(self, owner: &[u8], per: usize, me: u8) -> Self {
+        debug_assert!(owner.len() * per >= self.len, "an owner map too short");
+        Lane {
+            owners: Some(Owners {
+                owner: owner.as_ptr(),
+                len: owner.len(),
+                per,
+                me,
+            }),
+            ..self
+        }
+    }
+
+    /// Debug builds: panic unless elements `lo..hi` are this half's.
+    #[cfg(debug_assertions)]
+    #[allow(unsafe_code)]
+    fn check(&self, lo: usize, hi: usize) {
+        let Some(o) = self.owners else { return };
+        // SAFETY: `owner` points at `len` bytes that outlive the lane
+        // (`Lane::owned_by`) and that nothing writes while it is used.
+        let owner = unsafe { std::slice::from_raw_parts(o.owner, o.len) };
+        for i in lo..hi {
+            assert!(
+                owner[i / o.per] == o.me,
+                "half {} touched element {i}, half {}'s",
+                o.me,
+                owner[i / o.per]
+            );
         }
     }
 }
@@ -68,6 +122,8 @@ impl<T> Slots<T> for Lane<T> {
     #[inline(always)]
     fn at(&self, i: usize) -> &T {
         debug_assert!(i < self.len, "index {i} out of {}", self.len);
+        #[cfg(debug_assertions)]
+        self.check(i, i + 1);
         // SAFETY: in bounds (the module's invariants), and element `i` is
         // not written by the other thread (the lane's invariant).
         unsafe { &*self.ptr.add(i) }
@@ -75,6 +131,8 @@ impl<T> Slots<T> for Lane<T> {
     #[inline(always)]
     fn at_mut(&mut self, i: usize) -> &mut T {
         debug_assert!(i < self.len, "index {i} out of {}", self.len);
+        #[cfg(debug_assertions)]
+        self.check(i, i + 1);
         // SAFETY: as `at`; the other thread neither reads nor writes it.
         unsafe { &mut *self.ptr.add(i) }
     }
@@ -85,6 +143,8 @@ impl<T> Slots<T> for Lane<T> {
             "range {lo}..{hi} out of {}",
             self.len
         );
+        #[cfg(debug_assertions)]
+        self.check(lo, hi);
         // SAFETY: as `at`, for every element of the range (a switch's own
         // busy-port words).
         unsafe { std::slice::from_raw_parts(self.ptr.add(lo), hi - lo) }
@@ -103,4 +163,76 @@ impl<T> Slots<T> for Lane<T> {
 pub(super) struct Shared;
 impl Family for Shared {
     type Arr<T> = Lane<T>;
+    const SHARED: bool = true;
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn downstream_switch(inch: &Lane<InChannel>, c: usize) -> u32 {
+        debug_assert!(c < inch.len, "channel {c} out of {}", inch.len);
+        // SAFETY: in bounds (the module's invariants, checked in debug).
+        // The channel may lead into the other half, whose thread may hold
+        // a `&mut` to this record while it runs; so no reference to the
+        // record is made here, only its one field `switch` is read through
+        // a raw place, and no thread writes that field after
+        // `InputQueued::new`: a read beside reads, never beside a write.
+        unsafe { std::ptr::addr_of!((*inch.ptr.add(c)).switch).read() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two lanes of one array, held by two threads at once on disjoint
+    /// elements (the even ones and the odd ones): each sees its writes and
+    /// the array ends as one thread would have left it.
+    #[test]
+    #[allow(unsafe_code)]
+    fn two_threads_write_disjoint_elements_of_one_array() {
+        let mut v = vec![0u32; 1000];
+        // SAFETY: `v` is used only through the lanes until both threads
+        // are joined, and they touch disjoint elements (parity).
+        let lane = unsafe { Lane::new(&mut v) };
+        std::thread::scope(|s| {
+            for parity in 0..2 {
+                let mut l = lane;
+                s.spawn(move || {
+                    for i in (parity..l.len()).step_by(2) {
+                        *l.at_mut(i) = i as u32 + 1;
+                        assert_eq!(*l.at(i), i as u32 + 1);
+                    }
+                });
+            }
+        });
+        assert!(v.iter().enumerate().all(|(i, &x)| x == i as u32 + 1));
+    }
+
+    /// Debug builds: a half that indexes an element of the other's panics
+    /// (what `super::two_threads` relies on, checked on every access of
+    /// its lanes in every test run).
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "half 0 touched element 2, half 1's")]
+    #[allow(unsafe_code)]
+    fn a_half_touching_the_others_element_panics_in_debug_builds() {
+        let mut v = vec![0u32; 4];
+        let owner = [0u8, 1];
+        // SAFETY: `v` is used only through the lane in this test.
+        let lane = unsafe { Lane::new(&mut v) }.owned_by(&owner, 2, 0);
+        assert_eq!(*lane.at(1), 0);
+        let _ = lane.at(2);
+    }
+
+    /// Debug builds: a range that reaches into the other half's elements
+    /// panics too.
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "half 1 touched element 1, half 0's")]
+    #[allow(unsafe_code)]
+    fn a_range_into_the_others_elements_panics_in_debug_builds() {
+        let mut v = vec![0u32; 4];
+        let owner = [0u8, 1];
+        // SAFETY: `v` is used only through the lane in this test.
+        let lane = unsafe { Lane::new(&mut v) }.owned_by(&owner, 2, 1);
+        let _ = lane.range(1, 4);
+    }
 }

@@ -348,7 +348,31 @@ pub struct InputQueued {
     /// Allocation on two threads ([`InputQueued::set_engine_threads`]).
     #[cfg(not(target_arch = "wasm32"))]
     two: Option<Box<two_threads::TwoThreads>>,
+    /// The allocator's variant ([`Kernel`]), and what the endpoint layer
+    /// said when it was chosen (None: not yet chosen).
+    kernel: Kernel,
+    kernel_for: Option<KernelKey>,
 }
+
+/// One compiled variant of a cycle's switch allocation
+/// ([`InputQueued::allocate_blocks`]'s const parameters fixed), chosen by
+/// [`InputQueued::choose_kernel`] from the router's settings and the
+/// endpoint layer's routing, so that a cycle calls it without a match.
+#[derive(Clone, Copy)]
+struct Kernel {
+    /// Heads take their answers one switch ahead, from the hosts' sends on
+    /// (lookahead routing, [`Ahead`]).
+    look: bool,
+    /// The allocation of the cycle's switches.
+    run: fn(&mut InputQueued, u64, &mut Endpoints) -> Result<(), Faulted>,
+}
+
+/// What a [`Kernel`] depends on in the endpoint layer: its data VCs (an
+/// acknowledgement class), whether some routing epoch answers from a table,
+/// and whether every one does. The router's own settings are fixed for a
+/// run; these change only when a routing is swapped in, and the kernel is
+/// chosen again then.
+type KernelKey = (u8, bool, bool);
 
 /// One of the model's wheels of flits on links
 /// ([`InputQueued::arrivals`]).
@@ -600,6 +624,11 @@ impl InputQueued {
             block_bits: None,
             #[cfg(not(target_arch = "wasm32"))]
             two: None,
+            kernel: Kernel {
+                look: false,
+                run: |_, _, _| unreachable!("the kernel is chosen before the first cycle"),
+            },
+            kernel_for: None,
             net,
         };
         let big = model.hot_state_bytes() > PREFETCH_ABOVE;
@@ -669,6 +698,47 @@ impl InputQueued {
             && self.selection == Selection::Fixed
             && self.port_words == 1
             && (!ep.has_tables() || ep.only_tables())
+    }
+
+    /// The allocator's variant for this router and `ep`'s routing: the
+    /// default router with every answer from a table or none, each with
+    /// prefetching (large networks) or without; the other routers always
+    /// look for a table (their cost is elsewhere), compiled four ways so
+    /// that the common runs (no acknowledgement class, no age-based
+    /// arbitration) carry neither. The first takes its heads' answers one
+    /// switch ahead (`Ahead`), from the hosts' sends on.
+    fn choose_kernel(&self, ep: &Endpoints) -> Kernel {
+        let fast = self.fast_router(ep);
+        let (tables, pf) = (ep.has_tables(), self.prefetch);
+        let look = fast && tables && looks_ahead(self.packet_flits);
+        let acks = (ep.data_vcs() as usize) < self.v;
+        let age = self.port_priority == PortPriority::Oldest;
+        type Run = fn(&mut InputQueued, u64, &mut Endpoints) -> Result<(), Faulted>;
+        let run: Run = match (acks, age) {
+            _ if look && pf => Self::allocate_tables::<true, true>,
+            _ if look => Self::allocate_tables::<false, true>,
+            _ if fast && pf && tables => Self::allocate_tables::<true, false>,
+            _ if fast && pf => {
+                Self::allocate_blocks::<false, false, true, true, false, false, 0, 0, Endpoints>
+            }
+            _ if fast && tables => Self::allocate_tables::<false, false>,
+            _ if fast => {
+                Self::allocate_blocks::<false, false, true, false, false, false, 0, 0, Endpoints>
+            }
+            (true, false) => {
+                Self::allocate_blocks::<true, false, false, false, true, false, 0, 0, Endpoints>
+            }
+            (false, false) => {
+                Self::allocate_blocks::<false, false, false, false, true, false, 0, 0, Endpoints>
+            }
+            (true, true) => {
+                Self::allocate_blocks::<true, true, false, false, true, false, 0, 0, Endpoints>
+            }
+            (false, true) => {
+                Self::allocate_blocks::<false, true, false, false, true, false, 0, 0, Endpoints>
+            }
+        };
+        Kernel { look, run }
     }
 
     /// The deterministic wormhole router's allocation with every answer
@@ -1206,41 +1276,14 @@ impl SwitchModel for InputQueued {
         // Lane 0: every arrival with one block, the arrivals at hosts with
         // more (the allocation loop writes each block's own).
         self.arrivals(now, None, ep);
-        // The default router with every answer from a table or none, each
-        // with prefetching (large networks) or without; the other routers
-        // always look for a table (their cost is elsewhere). The first
-        // takes its heads' answers one switch ahead (`Ahead`), from
-        // the hosts' sends on.
-        let fast = self.fast_router(ep);
-        let (tables, pf) = (ep.has_tables(), self.prefetch);
-        let look = fast && tables && looks_ahead(self.packet_flits);
-        self.inject(now, ep, look);
-        // Compiled four ways, so that the common runs (no acknowledgement
-        // class, no age-based arbitration) carry neither.
-        let acks = (ep.data_vcs() as usize) < self.v;
-        let r =
-            match (acks, self.port_priority == PortPriority::Oldest) {
-                _ if look && pf => self.allocate_tables::<true, true>(now, ep),
-                _ if look => self.allocate_tables::<false, true>(now, ep),
-                _ if fast && pf && tables => self.allocate_tables::<true, false>(now, ep),
-                _ if fast && pf => {
-                    self.allocate_blocks::<false, false, true, true, false, false, 0, 0, _>(now, ep)
-                }
-                _ if fast && tables => self.allocate_tables::<false, false>(now, ep),
-                _ if fast => self
-                    .allocate_blocks::<false, false, true, false, false, false, 0, 0, _>(now, ep),
-                (true, false) => {
-                    self.allocate_blocks::<true, false, false, false, true, false, 0, 0, _>(now, ep)
-                }
-                (false, false) => self
-                    .allocate_blocks::<false, false, false, false, true, false, 0, 0, _>(now, ep),
-                (true, true) => {
-                    self.allocate_blocks::<true, true, false, false, true, false, 0, 0, _>(now, ep)
-                }
-                (false, true) => {
-                    self.allocate_blocks::<false, true, false, false, true, false, 0, 0, _>(now, ep)
-                }
-            };
+        let key = (ep.data_vcs(), ep.has_tables(), ep.only_tables());
+        if self.kernel_for != Some(key) {
+            self.kernel = self.choose_kernel(ep);
+            self.kernel_for = Some(key);
+        }
+        let kernel = self.kernel;
+        self.inject(now, ep, kernel.look);
+        let r = (kernel.run)(self, now, ep);
         r.map_err(|_| ep.take_fault())
     }
 

@@ -97,6 +97,21 @@ pub(super) struct TwoThreads {
     /// allocation), or [`HOSTS`] (an injection channel: the calling
     /// thread, before the hosts inject).
     credit_owner: Vec<u8>,
+    /// Debug builds: which half owns each element of the lanes, checked on
+    /// every access ([`Lane::owned_by`]).
+    #[cfg(debug_assertions)]
+    owners: Owners,
+}
+
+/// Which half ([`LOWER`], [`UPPER`] or [`HOSTS`], touched by neither) owns
+/// each input channel (its downstream switch's), output channel (its
+/// upstream switch's) and switch: the invariant the module's documentation
+/// argues, checked in debug builds by the lanes themselves.
+#[cfg(debug_assertions)]
+struct Owners {
+    by_in: Vec<u8>,
+    by_out: Vec<u8>,
+    by_switch: Vec<u8>,
 }
 
 /// [`TwoThreads::credit_owner`]: the lower half's thread.
@@ -118,6 +133,24 @@ struct Lanes {
     outch: Lane<OutChannel>,
     sw_rr: Lane<u32>,
     ovc: Lane<OutputVc>,
+}
+
+#[cfg(debug_assertions)]
+impl Lanes {
+    /// The lanes as half `me` holds them: each checks that every element
+    /// it indexes is `me`'s ([`Owners`]).
+    fn owned_by(self, o: &Owners, v: usize, depth: usize, w: usize, me: u8) -> Lanes {
+        Lanes {
+            inch: self.inch.owned_by(&o.by_in, 1, me),
+            busy: self.busy.owned_by(&o.by_switch, w, me),
+            flits: self.flits.owned_by(&o.by_in, v * depth, me),
+            ivcs: self.ivcs.owned_by(&o.by_in, v, me),
+            cands: self.cands.owned_by(&o.by_in, v, me),
+            outch: self.outch.owned_by(&o.by_out, 1, me),
+            sw_rr: self.sw_rr.owned_by(&o.by_switch, 1, me),
+            ovc: self.ovc.owned_by(&o.by_out, v, me),
+        }
+    }
 }
 
 /// What a half needs beside the lanes: the router's settings and tables,
@@ -204,6 +237,23 @@ impl TwoThreads {
                 std::iter::repeat_n(owner, m.v)
             })
             .collect();
+        #[cfg(debug_assertions)]
+        let owners = {
+            let half = |s: u32| if (s as usize) < split { LOWER } else { UPPER };
+            Owners {
+                by_in: m.inch.iter().map(|c| half(c.switch)).collect(),
+                by_out: m
+                    .net
+                    .channels()
+                    .iter()
+                    .map(|c| match c.src {
+                        Endpoint::Switch { switch, .. } => half(switch),
+                        Endpoint::Host { .. } => HOSTS,
+                    })
+                    .collect(),
+                by_switch: (0..n as u32).map(half).collect(),
+            }
+        };
         Ok(Some(TwoThreads {
             helper,
             split: false,
@@ -217,6 +267,8 @@ impl TwoThreads {
             order: Vec::with_capacity(m.order.capacity()),
             due: vec![[Vec::new(), Vec::new()]; blocks],
             credit_owner,
+            #[cfg(debug_assertions)]
+            owners,
         }))
     }
 
@@ -359,7 +411,14 @@ impl TwoThreads {
         };
         let (mut hops_lower, mut hops_upper) = (hops_lower, hops_upper);
         let mut r_upper = Ok(());
-        let (upper_lanes, r_upper_slot, upper_hops) = (lanes, &mut r_upper, &mut hops_upper);
+        #[cfg(debug_assertions)]
+        let (lanes, upper_lanes) = (
+            lanes.owned_by(&self.owners, m.v, m.depth, m.port_words, LOWER),
+            lanes.owned_by(&self.owners, m.v, m.depth, m.port_words, UPPER),
+        );
+        #[cfg(not(debug_assertions))]
+        let upper_lanes = lanes;
+        let (upper_lanes, r_upper_slot, upper_hops) = (upper_lanes, &mut r_upper, &mut hops_upper);
         let r_lower = self.helper.join(
             move || {
                 *r_upper_slot =

@@ -23,6 +23,8 @@
 //! Debug builds, and so every test (the random-scenario invariant tests
 //! included), check every index here too.
 
+use super::InChannel;
+
 /// Per-element access to one of the router's arrays, without bounds checks
 /// in release builds: a plain slice (one thread, [`Owned`]) or a lane (two
 /// threads at once on disjoint elements, `super::lane::Shared`).
@@ -79,13 +81,27 @@ impl<T> Slots<T> for [T] {
 /// How the allocation loop holds the router's arrays: `Arr<T>` is what it
 /// indexes.
 pub(super) trait Family {
+    /// What the loop indexes.
     type Arr<T>: Slots<T> + ?Sized;
+    /// Whether another thread holds the same arrays at once (then the loop
+    /// touches only its own switches' elements, `super::lane`).
+    const SHARED: bool;
+    /// The downstream switch of input channel `c` (`InChannel::switch`,
+    /// which nothing writes after `InputQueued::new`): the one field of
+    /// another switch's record the loop reads (lookahead routing), which
+    /// with two threads may be a switch of the other half.
+    fn downstream_switch(inch: &Self::Arr<InChannel>, c: usize) -> u32;
 }
 
 /// One thread: the arrays as slices (what the loop always was).
 pub(super) struct Owned;
 impl Family for Owned {
     type Arr<T> = [T];
+    const SHARED: bool = false;
+    #[inline(always)]
+    fn downstream_switch(inch: &[InChannel], c: usize) -> u32 {
+        at(inch, c).switch
+    }
 }
 
 /// `s[i]` without the bounds check in release builds.
@@ -113,5 +129,45 @@ pub(super) fn range<T, S: Slots<T> + ?Sized>(s: &S, lo: usize, hi: usize) -> &[T
 pub(super) fn prefetch_at<T, S: Slots<T> + ?Sized>(s: &S, i: usize) {
     if i < s.len() {
         crate::sim::prefetch::prefetch_addr(s.addr(i));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indices_in_bounds_read_and_write_their_elements() {
+        let mut v = [1, 2, 3, 4];
+        assert_eq!(*at(&v[..], 3), 4);
+        *at_mut(&mut v[..], 0) = 9;
+        assert_eq!(range(&v[..], 0, 2), &[9, 2]);
+        assert_eq!(range(&v[..], 4, 4), &[] as &[i32]);
+    }
+
+    // The unchecked accesses' one guard is the debug assertion: a broken
+    // invariant panics in every test run instead of reading out of bounds.
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "index 4 out of 4")]
+    fn an_index_out_of_bounds_panics_in_debug_builds() {
+        let v = [1, 2, 3, 4];
+        let _ = at(&v[..], 4);
+    }
+
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "index 4 out of 4")]
+    fn a_mutable_index_out_of_bounds_panics_in_debug_builds() {
+        let mut v = [1, 2, 3, 4];
+        *at_mut(&mut v[..], 4) = 0;
+    }
+
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "range 2..5 out of 4")]
+    fn a_range_out_of_bounds_panics_in_debug_builds() {
+        let v = [1, 2, 3, 4];
+        let _ = range(&v[..], 2, 5);
     }
 }
