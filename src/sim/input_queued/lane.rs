@@ -1,7 +1,7 @@
 //! The router's arrays as two threads hold them while each allocates its
 //! own half of a cycle's switches (`two_threads.rs`; native builds only).
 
-use super::InChannel;
+use super::in_channel::InChannel;
 use super::unchecked::{Family, Slots};
 
 /// One of the router's arrays as two threads see it while each allocates

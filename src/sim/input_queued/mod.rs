@@ -33,6 +33,7 @@
 //! output port grants acknowledgements before data.
 
 mod allocation;
+mod in_channel;
 mod invariants;
 #[cfg(not(target_arch = "wasm32"))]
 mod lane;
@@ -55,6 +56,7 @@ use super::shared_hops::{SharedHops, end_shared_hops};
 use super::timewheel::TimeWheel;
 use crate::routing::{BufferView, Candidate, Candidates, Selection};
 use crate::topology::{ChannelKind, Endpoint, Network, PortId};
+use in_channel::InChannel;
 use std::sync::Arc;
 use unchecked::{Family, Owned, at, at_mut, prefetch_at};
 
@@ -384,24 +386,6 @@ enum Wheel {
     Switches,
     /// `block_wheels[b]`: flits to block `b`'s switches.
     Block(usize),
-}
-
-/// Per input channel state used together on the hot path (one bounds check
-/// and one cache line instead of one per field).
-#[derive(Clone, Copy, Debug)]
-struct InChannel {
-    /// Bit x set when VC x holds flits.
-    nonempty: u16,
-    /// Bit x set when VC x holds an output VC.
-    active: u16,
-    /// Round-robin pointer of the input port's VC arbiter: the VC it
-    /// starts from, or V, which means 0 (the deterministic wormhole router
-    /// does not wrap it, `allocation.rs`).
-    rr: u8,
-    /// Downstream switch.
-    switch: u32,
-    /// Index in the switch's `in_ports` slice (its busy-port bit).
-    index: u32,
 }
 
 /// One input port's proposal in switch allocation, with what its grant

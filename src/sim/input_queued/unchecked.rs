@@ -23,7 +23,7 @@
 //! Debug builds, and so every test (the random-scenario invariant tests
 //! included), check every index here too.
 
-use super::InChannel;
+use super::in_channel::InChannel;
 
 /// Per-element access to one of the router's arrays, without bounds checks
 /// in release builds: a plain slice (one thread, [`Owned`]) or a lane (two
