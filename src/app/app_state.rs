@@ -80,7 +80,7 @@ pub struct Background {
     /// A run towards a digest a link asked for (`&digest`).
     pub digest_run: Option<super::digest_run::DigestRun>,
     /// A command waiting for DRB's threshold to be measured on its router
-    /// (`commands.rs` defers it; [`RoutelabApp::show`] advances it).
+    /// (`commands.rs` defers it; [`super::RoutelabApp::show`] advances it).
     pub threshold_wait: Option<drb_panel::ThresholdWait<AppCommand>>,
     /// Measure such thresholds in frames only, never on a thread (tests
     /// that count frames; the web build always does).
