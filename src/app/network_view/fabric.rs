@@ -3,7 +3,7 @@
 //! tooltips carry the file's names, with the details panel adding what
 //! the file says of a switch or a cable (`fabric_view.rs`).
 
-use super::{Selected, details_ui, network_ui_overlaid};
+use super::{Selected, details_ui};
 use crate::app::fabric_view;
 use crate::app::theme::Theme;
 use crate::app::view::{NetworkView, ViewContext};
@@ -22,16 +22,10 @@ impl NetworkView for FabricView {
     fn applies(&self, sim: &Simulation) -> bool {
         sim.time_slice().is_none() && sim.network().fabric().is_some()
     }
+    /// The switch graph's drawing: its fans and names come from the
+    /// network's fabric record.
     fn draw(&self, ui: &mut egui::Ui, sim: &Simulation, cx: &mut ViewContext<'_>) -> egui::Rect {
-        network_ui_overlaid(
-            ui,
-            sim,
-            cx.colouring,
-            cx.theme,
-            cx.selected,
-            cx.title,
-            cx.overlay,
-        )
+        super::GRAPH.draw(ui, sim, cx)
     }
     fn details(&self, ui: &mut egui::Ui, sim: &Simulation, selected: Selected, theme: Theme) {
         details_ui(ui, sim, selected, theme, &|ui, net, sel| match sel {
