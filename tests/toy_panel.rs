@@ -3,13 +3,17 @@
 //! docked on the right with its heading, samples the runs as they run,
 //! closes the other right-hand panel when opened (and is closed by it), is
 //! opened by a tour's `panel` action, counted by the tour's `expect`, and
-//! put back by Back from the tour's snapshot. Nothing in `src/` names it.
+//! put back by Back from the tour's snapshot; while open it adds a view of
+//! its own left of the run, sets the run's colour scale and paints over
+//! the run's view. Nothing in `src/` names it.
 #![cfg(feature = "gui")]
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use routelab::app::panel::{Panel, PanelContext};
+use routelab::app::network_view::{Colouring, Overlay};
+use routelab::app::panel::{Central, CentralColumn, Panel, PanelContext};
 use routelab::app::session::Session;
+use routelab::app::theme::Theme;
 use routelab::app::tour::overlay::{TourButton, region};
 use routelab::app::tour::{Expect, Tour};
 use routelab::app::{AppCommand, RoutelabApp, Settings};
@@ -17,10 +21,13 @@ use routelab::sim::Simulation;
 use std::cell::Cell;
 use std::rc::Rc;
 
-/// The toy: it shows the run's cycle and counts its samples.
+/// The toy: it shows the run's cycle, counts its samples and the run
+/// views it paints over, and while open draws every channel at 1 in a
+/// view of its own, with the run's colour scale topped at 42.
 struct Toy {
     open: bool,
     samples: Rc<Cell<u64>>,
+    painted: Rc<Cell<u64>>,
 }
 
 impl Panel for Toy {
@@ -45,15 +52,50 @@ impl Panel for Toy {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext<'_>) {
         ui.label(format!("toy sees cycle {}", cx.session.now()));
     }
+    fn central(&self, runs: &[&Simulation], _theme: Theme) -> Option<Central> {
+        if !self.open {
+            return None;
+        }
+        let n = runs.first()?.network().num_channels();
+        Some(Central {
+            column: Some(CentralColumn {
+                colouring: Colouring {
+                    label: "toy ones".into(),
+                    unit: "ones".into(),
+                    values: vec![1.0; n],
+                },
+                title: "toy column".into(),
+                overlay: Overlay::default(),
+            }),
+            runs: Vec::new(),
+            runs_overlay: Some(Overlay {
+                scale_max: Some(42.0),
+                ..Overlay::default()
+            }),
+        })
+    }
+    fn paint_over(&self, _p: &egui::Painter, _sim: &Simulation, _r: egui::Rect, _t: Theme) {
+        if self.open {
+            self.painted.set(self.painted.get() + 1);
+        }
+    }
 }
 
 fn harness(samples: Rc<Cell<u64>>) -> Harness<'static, RoutelabApp> {
+    harness_painting(samples, Rc::new(Cell::new(0)))
+}
+
+fn harness_painting(
+    samples: Rc<Cell<u64>>,
+    painted: Rc<Cell<u64>>,
+) -> Harness<'static, RoutelabApp> {
     let mut app = RoutelabApp::new(Settings::default());
     // The one line a new panel costs.
     app.panels
         .add(Box::new(Toy {
             open: false,
             samples,
+            painted,
         }))
         .unwrap();
     let mut h = Harness::builder()
@@ -80,6 +122,7 @@ fn a_toy_panel_is_one_line_away() {
     let again = h.state_mut().panels.add(Box::new(Toy {
         open: false,
         samples: samples.clone(),
+        painted: Rc::new(Cell::new(0)),
     }));
     assert!(again.is_err());
     assert!(h.query_by_label_contains("toy sees cycle").is_none());
@@ -121,6 +164,32 @@ fn a_toy_panel_is_one_line_away() {
     h.run_steps(3);
     assert!(toy_open(&h));
     assert!(!h.state().panels.path_selection.open);
+}
+
+#[test]
+fn the_toy_panel_adds_to_the_network_views() {
+    let painted = Rc::new(Cell::new(0));
+    let mut h = harness_painting(Rc::new(Cell::new(0)), painted.clone());
+    let closed = h.state().views.view_reports.clone();
+    assert_eq!(closed.len(), 1);
+    assert_eq!(closed[0].colour_max, None);
+    assert_eq!(painted.get(), 0);
+    let app = h.state_mut();
+    let toy = app.panels.get_mut("toy").unwrap();
+    toy.set_open(true, &app.session);
+    h.run_steps(3);
+    let open = h.state().views.view_reports.clone();
+    assert_eq!(open.len(), 1, "the toy's column is not a run");
+    // Its column takes the left half: the run's view moved right and
+    // narrowed.
+    assert!(
+        open[0].rect.left() > closed[0].rect.center().x - 20.0,
+        "{open:?} against {closed:?}"
+    );
+    assert!(open[0].rect.width() < 0.6 * closed[0].rect.width());
+    // The run's scale is the toy's, and the toy painted over the run.
+    assert_eq!(open[0].colour_max, Some(42.0));
+    assert!(painted.get() >= 3, "painted {} times", painted.get());
 }
 
 #[test]

@@ -271,117 +271,14 @@ impl RoutelabApp {
     /// Apply `cmd` now.
     fn apply_now(&mut self, cmd: AppCommand, ctx: &egui::Context) {
         match cmd {
-            AppCommand::Playback(p) => {
-                self.playback.apply(p);
-                if let PlaybackCommand::SetSpeed(s) = p {
-                    self.settings.speed = s;
-                }
-                if self.playback.reset_requested {
-                    self.playback.reset_requested = false;
-                    // Reset rebuilds the scenario as defined: a balancer
-                    // swapped in live is undone, and the Balancer box and
-                    // the notice must say so (they named the swapped one).
-                    // (`swaps` lists the routing a run started with too.)
-                    let swapped = self.session.sims().any(|r| r.swaps().len() > 1);
-                    match self.session.reset() {
-                        Ok(()) => {
-                            self.settings.swap_routing = self.session.sim.routing_name();
-                            if swapped {
-                                self.info(format!(
-                                    "Reset to cycle 0 with the scenario's balancer, {}: the live swap is undone",
-                                    self.settings.swap_routing
-                                ));
-                            }
-                        }
-                        Err(e) => self.error(e),
-                    }
-                }
-            }
+            AppCommand::Playback(p) => self.playback_now(p),
             AppCommand::Apply(s) => {
                 self.apply_scenario(*s, "The scenario");
             }
-            AppCommand::LoadPreset(i) => {
-                if let Some(p) = self.editor.presets.get(i) {
-                    let s = p.scenario.clone();
-                    let source = p.source.clone();
-                    let name = s.name.clone();
-                    // A preset starts clean: nothing of the last one's
-                    // comparison, notices, colouring or panels stays.
-                    let compare = self.session.compare_routing.take();
-                    self.session.compare = None;
-                    if self.apply_scenario(s, &format!("Preset \"{name}\"")) {
-                        self.start_clean(&source);
-                    } else if let Some(r) = compare {
-                        let _ = self.session.set_compare(Some(r));
-                    }
-                }
-            }
-            AppCommand::SwapRouting { spec, on_compare } => {
-                match self.session.swap_routing(&spec, on_compare) {
-                    Ok(()) if !on_compare => {
-                        // The Balancer box shows what run A runs now.
-                        self.settings.swap_routing = self.session.sim.routing_name();
-                        self.info(format!(
-                            "Swapped the balancer to {} at cycle {}",
-                            self.settings.swap_routing,
-                            self.session.now()
-                        ))
-                    }
-                    Ok(()) => self.info(format!(
-                        "Swapped {} to {spec} at cycle {}",
-                        if on_compare { "run B" } else { "the balancer" },
-                        self.session.now()
-                    )),
-                    Err(e) => {
-                        let vcs = self.session.scenario.vcs;
-                        let net = self.session.sim.network().clone();
-                        let text = match oblivious::vc_hint(&spec, &net, vcs) {
-                            Some(hint) => format!("Swap refused: {hint}"),
-                            None => format!("Swap refused: {e}"),
-                        };
-                        // The way out, when a scenario change is one.
-                        let run_routing = if on_compare {
-                            self.session.compare_routing.clone()
-                        } else {
-                            Some(self.session.scenario.routing.clone())
-                        };
-                        let cure = run_routing
-                            .and_then(|r| swap_cure::cure(&self.session.scenario, &net, &spec, &r));
-                        match cure {
-                            Some(c) => self.error_with(
-                                text,
-                                c.label(),
-                                AppCommand::RestartAndSwap {
-                                    cure: Box::new(c),
-                                    on_compare,
-                                },
-                            ),
-                            None => self.error(text),
-                        }
-                    }
-                }
-            }
+            AppCommand::LoadPreset(i) => self.load_preset(i),
+            AppCommand::SwapRouting { spec, on_compare } => self.swap_now(&spec, on_compare),
             AppCommand::RestartAndSwap { cure, on_compare } => {
-                let before = self.session.scenario.clone();
-                let what = format!("The scenario with {}", cure.changes.join(" and "));
-                if self.apply_scenario(cure.scenario.clone(), &what) {
-                    self.session.replaced = Some(before);
-                    match self.session.swap_routing(&cure.spec, on_compare) {
-                        Ok(()) => {
-                            if !on_compare {
-                                self.settings.swap_routing = self.session.sim.routing_name();
-                            }
-                            self.info(format!(
-                                "Restarted at cycle 0 with {} and swapped {} to {}; \
-                                 Revert in the Scenario panel puts the scenario before back",
-                                cure.changes.join(" and "),
-                                if on_compare { "run B" } else { "the balancer" },
-                                cure.spec
-                            ));
-                        }
-                        Err(e) => self.error(format!("Restarted, but the swap was refused: {e}")),
-                    }
-                }
+                self.restart_and_swap(&cure, on_compare)
             }
             AppCommand::SetCompare(r) => match self.session.set_compare(r.clone()) {
                 Ok(()) => {
@@ -391,21 +288,7 @@ impl RoutelabApp {
                 }
                 Err(e) => self.error(format!("Cannot compare: {e}")),
             },
-            AppCommand::StartSweep => {
-                let mut routings = vec![self.session.scenario.routing.clone()];
-                routings.extend(self.session.compare_routing.clone());
-                match SweepJob::new(
-                    self.session.scenario.clone(),
-                    &routings,
-                    &self.settings.sweep,
-                ) {
-                    Ok(job) => {
-                        self.background.sweep = SweepRunner::start(job);
-                        self.views.show_sweep_plot = true;
-                    }
-                    Err(e) => self.error(format!("Sweep not started: {e}")),
-                }
-            }
+            AppCommand::StartSweep => self.start_sweep(),
             AppCommand::CancelSweep => self.background.sweep.cancel(),
             AppCommand::StartTour(id) => {
                 if let Err(e) = self.start_tour(&id) {
@@ -414,46 +297,12 @@ impl RoutelabApp {
             }
             AppCommand::Tour(b) => self.tour_button(b, ctx),
             AppCommand::RecordDemo => self.toggle_demo_recording(ctx),
-            AppCommand::SaveScenario => {
-                let json = self.session.scenario.to_json();
-                #[cfg(not(target_arch = "wasm32"))]
-                let name = self.settings.file_path.clone();
-                #[cfg(target_arch = "wasm32")]
-                let name = "scenario.json".to_string();
-                match export::save(&name, "application/json", json.as_bytes()) {
-                    Ok(m) => self.info(m),
-                    Err(e) => self.error(e),
-                }
-            }
-            AppCommand::LoadScenario => {
-                #[cfg(not(target_arch = "wasm32"))]
-                match export::load_text(&self.settings.file_path) {
-                    Ok(text) => self.apply_command(AppCommand::LoadScenarioText(text), ctx),
-                    Err(e) => self.error(e),
-                }
-                #[cfg(target_arch = "wasm32")]
-                if let Err(e) = web::pick_text_file(self.windows.upload.clone(), ctx.clone()) {
-                    self.error(e);
-                }
-            }
+            AppCommand::SaveScenario => self.save_scenario(),
+            AppCommand::LoadScenario => self.load_scenario(ctx),
             AppCommand::LoadScenarioText(text) => {
                 self.load_scenario_text(&text);
             }
-            AppCommand::CopyLink => {
-                let fragment = share::encode_fragment(&self.session.scenario);
-                #[cfg(target_arch = "wasm32")]
-                {
-                    web::set_fragment(&fragment);
-                    let href = web::href();
-                    ctx.copy_text(href);
-                    self.info("Link copied: it opens this experiment");
-                }
-                #[cfg(not(target_arch = "wasm32"))]
-                {
-                    ctx.copy_text(format!("#{fragment}"));
-                    self.info("Copied the link fragment (#scenario=...); append it to the web app's address");
-                }
-            }
+            AppCommand::CopyLink => self.copy_link(ctx),
             AppCommand::ExportCurvesCsv => {
                 let csv = self.curves_csv();
                 match export::save("routelab-curves.csv", "text/csv", csv.as_bytes()) {
@@ -461,29 +310,8 @@ impl RoutelabApp {
                     Err(e) => self.error(e),
                 }
             }
-            AppCommand::ExportSweepCsv => {
-                let points = self.background.sweep.progress().points;
-                if points.is_empty() {
-                    self.error("No sweep results yet: run a sweep first");
-                } else {
-                    let csv = sweep::sweep_csv(&points);
-                    match export::save("routelab-sweep.csv", "text/csv", csv.as_bytes()) {
-                        Ok(m) => self.info(m),
-                        Err(e) => self.error(e),
-                    }
-                }
-            }
-            AppCommand::ExportPng => {
-                let slot = self.exports.screenshot.clone();
-                let ctx2 = ctx.clone();
-                ctx.request_screenshot(move |img| {
-                    if let Ok(mut s) = slot.lock() {
-                        *s = Some(img);
-                    }
-                    ctx2.request_repaint();
-                });
-                self.exports.screenshot_pending = true;
-            }
+            AppCommand::ExportSweepCsv => self.export_sweep_csv(),
+            AppCommand::ExportPng => self.export_png(ctx),
             AppCommand::SetTheme(t) => self.settings.theme = t,
             AppCommand::ToggleHelp => self.windows.show_help = !self.windows.show_help,
             #[cfg(not(target_arch = "wasm32"))]
@@ -491,6 +319,220 @@ impl RoutelabApp {
             // Handled by `dispatch`.
             AppCommand::CancelThresholdWait => {}
         }
+    }
+
+    /// Play, pause, step, speed or reset; a reset rebuilds the scenario as
+    /// defined and says so when it undoes a live swap.
+    fn playback_now(&mut self, p: PlaybackCommand) {
+        self.playback.apply(p);
+        if let PlaybackCommand::SetSpeed(s) = p {
+            self.settings.speed = s;
+        }
+        if self.playback.reset_requested {
+            self.playback.reset_requested = false;
+            // Reset rebuilds the scenario as defined: a balancer
+            // swapped in live is undone, and the Balancer box and
+            // the notice must say so (they named the swapped one).
+            // (`swaps` lists the routing a run started with too.)
+            let swapped = self.session.sims().any(|r| r.swaps().len() > 1);
+            match self.session.reset() {
+                Ok(()) => {
+                    self.settings.swap_routing = self.session.sim.routing_name();
+                    if swapped {
+                        self.info(format!(
+                            "Reset to cycle 0 with the scenario's balancer, {}: the live swap is undone",
+                            self.settings.swap_routing
+                        ));
+                    }
+                }
+                Err(e) => self.error(e),
+            }
+        }
+    }
+
+    /// Load preset `i`: it starts clean, nothing of the last one's
+    /// comparison, notices, colouring or panels staying; a preset that does
+    /// not apply leaves the comparison as it was.
+    fn load_preset(&mut self, i: usize) {
+        if let Some(p) = self.editor.presets.get(i) {
+            let s = p.scenario.clone();
+            let source = p.source.clone();
+            let name = s.name.clone();
+            // A preset starts clean: nothing of the last one's
+            // comparison, notices, colouring or panels stays.
+            let compare = self.session.compare_routing.take();
+            self.session.compare = None;
+            if self.apply_scenario(s, &format!("Preset \"{name}\"")) {
+                self.start_clean(&source);
+            } else if let Some(r) = compare {
+                let _ = self.session.set_compare(Some(r));
+            }
+        }
+    }
+
+    /// Swap run A's (or run B's) balancer live; a refusal offers its cure.
+    fn swap_now(&mut self, spec: &str, on_compare: bool) {
+        match self.session.swap_routing(spec, on_compare) {
+            Ok(()) if !on_compare => {
+                // The Balancer box shows what run A runs now.
+                self.settings.swap_routing = self.session.sim.routing_name();
+                self.info(format!(
+                    "Swapped the balancer to {} at cycle {}",
+                    self.settings.swap_routing,
+                    self.session.now()
+                ))
+            }
+            Ok(()) => self.info(format!(
+                "Swapped {} to {spec} at cycle {}",
+                if on_compare { "run B" } else { "the balancer" },
+                self.session.now()
+            )),
+            Err(e) => self.refuse_swap(spec, on_compare, e),
+        }
+    }
+
+    /// A refused swap's notice: the VC hint when that is the reason, and the
+    /// way out ("Restart with ... and swap") when a scenario change is one.
+    fn refuse_swap(&mut self, spec: &str, on_compare: bool, e: impl std::fmt::Display) {
+        let vcs = self.session.scenario.vcs;
+        let net = self.session.sim.network().clone();
+        let text = match oblivious::vc_hint(spec, &net, vcs) {
+            Some(hint) => format!("Swap refused: {hint}"),
+            None => format!("Swap refused: {e}"),
+        };
+        // The way out, when a scenario change is one.
+        let run_routing = if on_compare {
+            self.session.compare_routing.clone()
+        } else {
+            Some(self.session.scenario.routing.clone())
+        };
+        let cure =
+            run_routing.and_then(|r| swap_cure::cure(&self.session.scenario, &net, spec, &r));
+        match cure {
+            Some(c) => self.error_with(
+                text,
+                c.label(),
+                AppCommand::RestartAndSwap {
+                    cure: Box::new(c),
+                    on_compare,
+                },
+            ),
+            None => self.error(text),
+        }
+    }
+
+    /// Restart with a refused swap's cure and swap; Revert puts the scenario
+    /// before back.
+    fn restart_and_swap(&mut self, cure: &swap_cure::Cure, on_compare: bool) {
+        let before = self.session.scenario.clone();
+        let what = format!("The scenario with {}", cure.changes.join(" and "));
+        if self.apply_scenario(cure.scenario.clone(), &what) {
+            self.session.replaced = Some(before);
+            match self.session.swap_routing(&cure.spec, on_compare) {
+                Ok(()) => {
+                    if !on_compare {
+                        self.settings.swap_routing = self.session.sim.routing_name();
+                    }
+                    self.info(format!(
+                        "Restarted at cycle 0 with {} and swapped {} to {}; \
+                         Revert in the Scenario panel puts the scenario before back",
+                        cure.changes.join(" and "),
+                        if on_compare { "run B" } else { "the balancer" },
+                        cure.spec
+                    ));
+                }
+                Err(e) => self.error(format!("Restarted, but the swap was refused: {e}")),
+            }
+        }
+    }
+
+    /// Sweep the loads for run A's routing (and run B's).
+    fn start_sweep(&mut self) {
+        let mut routings = vec![self.session.scenario.routing.clone()];
+        routings.extend(self.session.compare_routing.clone());
+        match SweepJob::new(
+            self.session.scenario.clone(),
+            &routings,
+            &self.settings.sweep,
+        ) {
+            Ok(job) => {
+                self.background.sweep = SweepRunner::start(job);
+                self.views.show_sweep_plot = true;
+            }
+            Err(e) => self.error(format!("Sweep not started: {e}")),
+        }
+    }
+
+    /// Save the running scenario (the file path's field; the browser downloads it).
+    fn save_scenario(&mut self) {
+        let json = self.session.scenario.to_json();
+        #[cfg(not(target_arch = "wasm32"))]
+        let name = self.settings.file_path.clone();
+        #[cfg(target_arch = "wasm32")]
+        let name = "scenario.json".to_string();
+        match export::save(&name, "application/json", json.as_bytes()) {
+            Ok(m) => self.info(m),
+            Err(e) => self.error(e),
+        }
+    }
+
+    /// Open a scenario file (the browser asks for one).
+    fn load_scenario(&mut self, ctx: &egui::Context) {
+        #[cfg(not(target_arch = "wasm32"))]
+        match export::load_text(&self.settings.file_path) {
+            Ok(text) => self.apply_command(AppCommand::LoadScenarioText(text), ctx),
+            Err(e) => self.error(e),
+        }
+        #[cfg(target_arch = "wasm32")]
+        if let Err(e) = web::pick_text_file(self.windows.upload.clone(), ctx.clone()) {
+            self.error(e);
+        }
+    }
+
+    /// Copy the link that opens this experiment (on the desktop, its fragment).
+    fn copy_link(&mut self, ctx: &egui::Context) {
+        let fragment = share::encode_fragment(&self.session.scenario);
+        #[cfg(target_arch = "wasm32")]
+        {
+            web::set_fragment(&fragment);
+            let href = web::href();
+            ctx.copy_text(href);
+            self.info("Link copied: it opens this experiment");
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            ctx.copy_text(format!("#{fragment}"));
+            self.info(
+                "Copied the link fragment (#scenario=...); append it to the web app's address",
+            );
+        }
+    }
+
+    /// Export the sweep's points as CSV.
+    fn export_sweep_csv(&mut self) {
+        let points = self.background.sweep.progress().points;
+        if points.is_empty() {
+            self.error("No sweep results yet: run a sweep first");
+        } else {
+            let csv = sweep::sweep_csv(&points);
+            match export::save("routelab-sweep.csv", "text/csv", csv.as_bytes()) {
+                Ok(m) => self.info(m),
+                Err(e) => self.error(e),
+            }
+        }
+    }
+
+    /// Ask for a picture of the window ([`Self::finish_screenshot`] saves it).
+    fn export_png(&mut self, ctx: &egui::Context) {
+        let slot = self.exports.screenshot.clone();
+        let ctx2 = ctx.clone();
+        ctx.request_screenshot(move |img| {
+            if let Ok(mut s) = slot.lock() {
+                *s = Some(img);
+            }
+            ctx2.request_repaint();
+        });
+        self.exports.screenshot_pending = true;
     }
 
     pub(super) fn finish_screenshot(&mut self, ctx: &egui::Context) {

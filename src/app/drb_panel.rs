@@ -16,7 +16,7 @@ use super::network_view::{Selected, ViewTransform};
 use super::oblivious::{Background, Job};
 use super::theme::Theme;
 use crate::routing::Knee;
-use crate::routing::drb::{Drb, Metapath};
+use crate::routing::drb::{Drb, Metapath, Params};
 use crate::sim::Simulation;
 use crate::sim::knee::{self, KneeJob, KneeProgress};
 use crate::topology::{Network, SwitchId};
@@ -413,6 +413,16 @@ pub fn drb_panel_ui(
     runs: &[(String, &Simulation)],
     theme: Theme,
 ) {
+    summary_ui(ui, runs);
+    expansion_plots_ui(ui, panel, runs, theme);
+    ui.separator();
+    ui.label(egui::RichText::new("One pair's metapath").strong());
+    pair_picker_ui(ui, panel, runs);
+    pair_ui(ui, panel, runs, theme);
+}
+
+/// Each DRB run's threshold and how far its metapaths have expanded.
+fn summary_ui(ui: &mut egui::Ui, runs: &[(String, &Simulation)]) {
     ui.label(egui::RichText::new("Threshold").strong());
     for (label, sim) in runs {
         if let Some(d) = drb_of(sim) {
@@ -424,7 +434,7 @@ pub fn drb_panel_ui(
         }
     }
     ui.label(egui::RichText::new("Expansion").strong());
-    for (i, (label, sim)) in runs.iter().enumerate() {
+    for (label, sim) in runs {
         if let Some(d) = drb_of(sim) {
             let c = d.counters();
             ui.label(format!(
@@ -438,9 +448,18 @@ pub fn drb_panel_ui(
                 "Pairs with a metapath wider than one MSP, out of the pairs heard so far; {} width changes, {} acknowledgements",
                 c.changes, c.acks
             ));
-            let _ = i;
         }
     }
+}
+
+/// The expanded pairs and the mean metapath width over the cycles, one
+/// plot above the other, every run's curve.
+fn expansion_plots_ui(
+    ui: &mut egui::Ui,
+    panel: &DrbPanel,
+    runs: &[(String, &Simulation)],
+    theme: Theme,
+) {
     let h = 110.0;
     // One legend row for both plots, above them and outside their data
     // (the stage issue: egui_plot's corner legend covered the newest
@@ -495,8 +514,11 @@ pub fn drb_panel_ui(
         axes.record(left, *r.transform.frame());
     }
     axes.store(ui);
-    ui.separator();
-    ui.label(egui::RichText::new("One pair's metapath").strong());
+}
+
+/// Which run's pair (when both are DRB), the widened pairs' list, and the
+/// pair's source and destination: typed, or picked on the network.
+fn pair_picker_ui(ui: &mut egui::Ui, panel: &mut DrbPanel, runs: &[(String, &Simulation)]) {
     let drb_runs: Vec<usize> = runs
         .iter()
         .enumerate()
@@ -554,6 +576,11 @@ pub fn drb_panel_ui(
             "Click the destination switch"
         });
     }
+}
+
+/// The picked pair's metapath: its numbers, its MSPs and its latency
+/// against the threshold's band over the cycles.
+fn pair_ui(ui: &mut egui::Ui, panel: &mut DrbPanel, runs: &[(String, &Simulation)], theme: Theme) {
     let Some((a, b)) = panel.pair() else {
         return;
     };
@@ -587,6 +614,12 @@ pub fn drb_panel_ui(
     egui::ScrollArea::horizontal()
         .id_salt("drb_msps_scroll")
         .show(ui, |ui| msp_grid(ui, m, theme));
+    pair_latency_plot(ui, panel, m, p, theme);
+}
+
+/// The pair's mean MSP latency and width x L_c over the cycles, with ThL
+/// and its band ThL(1 ± Tol).
+fn pair_latency_plot(ui: &mut egui::Ui, panel: &DrbPanel, m: &Metapath, p: &Params, theme: Theme) {
     let thl = m.threshold(p);
     let band = theme.heat(0.75);
     super::plots::legend_row(
@@ -837,6 +870,18 @@ pub fn overlay(
 }
 
 impl crate::app::panel::Panel for DrbPanel {
+    /// The picked pair and its metapath over every run routed by DRB.
+    fn paint_over(
+        &self,
+        painter: &egui::Painter,
+        sim: &Simulation,
+        rect: egui::Rect,
+        theme: Theme,
+    ) {
+        if let (Some(pair), Some(d)) = (self.pair(), drb_of(sim)) {
+            overlay(painter, sim.network(), rect, d, pair, theme);
+        }
+    }
     fn id(&self) -> &'static str {
         "drb"
     }

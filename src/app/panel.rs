@@ -3,12 +3,14 @@
 //! the side frame, background work a frame, and the guided tours' `panel`
 //! action and snapshots all go through this trait over the list in
 //! [`super::panels::Panels`], so a new panel costs its file and one line
-//! there. What a panel adds to the central view (the oblivious panel's
-//! expected load, DRB's pair drawn on the network) stays its own.
+//! there. What a panel adds to the network views goes through it too
+//! ([`Panel::central`]: a view of its own left of the runs, the runs'
+//! colourings; [`Panel::paint_over`]: marks drawn over each run's view),
+//! so the central panel names no panel.
 
 use super::app_command::AppCommand;
 use super::colouring::Metric;
-use super::network_view::Selected;
+use super::network_view::{Colouring, Overlay, Selected};
 use super::session::Session;
 use super::side_panel::{self, Edge, Heading, Width};
 use super::theme::Theme;
@@ -25,6 +27,31 @@ pub struct PanelContext<'a> {
     pub metric: &'a mut Metric,
     pub commands: &'a mut Vec<AppCommand>,
     pub theme: Theme,
+}
+
+/// A view a panel draws left of the runs ([`Central::column`]): the
+/// oblivious panel's expected load, drawn on run A's network.
+pub struct CentralColumn {
+    pub colouring: Colouring,
+    pub title: String,
+    pub overlay: Overlay,
+}
+
+/// What a panel adds to the central network views this frame
+/// ([`Panel::central`]).
+#[derive(Default)]
+pub struct Central {
+    /// A view of its own left of the runs.
+    pub column: Option<CentralColumn>,
+    /// Colourings of the runs, by run, in place of the View menu's metric
+    /// (`None` for a run, or a run past the end: the metric). The
+    /// oblivious panel colours both runs by simulated utilization on its
+    /// analysis's scale; path selection colours run A by its crossing
+    /// paths.
+    pub runs: Vec<Option<Colouring>>,
+    /// An overlay on every run's view (the analysis's colour scale);
+    /// `None`: the runs share their own largest value.
+    pub runs_overlay: Option<Overlay>,
 }
 
 /// One side panel.
@@ -83,6 +110,22 @@ pub trait Panel {
     /// is more, so the app asks for another frame.
     fn tick(&mut self, _session: &Session) -> bool {
         false
+    }
+    /// What it adds to the central network views this frame, given the
+    /// runs (run A first); the central panel takes, for each part, the
+    /// first panel in the list that gives it (docking leaves one open).
+    fn central(&self, _runs: &[&Simulation], _theme: Theme) -> Option<Central> {
+        None
+    }
+    /// Marks over a run's view once it is drawn in `rect` (DRB's picked
+    /// pair and its metapath), whether or not the panel is shown.
+    fn paint_over(
+        &self,
+        _painter: &egui::Painter,
+        _sim: &Simulation,
+        _rect: egui::Rect,
+        _theme: Theme,
+    ) {
     }
 }
 

@@ -2,9 +2,9 @@
 //! (Villalobos §3-4, Koibuchi §3), the oblivious-routing analysis (Singh
 //! §2-3) and DRB's metapaths (DRB §2-3), each a [`Panel`], and any panel
 //! added at run time. The View menu, the docking rule, the draw, the
-//! frame's background work and the tours read the list; the three keep
-//! their own fields for what only they do (DRB's sampling as cycles run,
-//! the oblivious analysis's expected load beside the network).
+//! frame's background work, the sampling as cycles run, what the panels
+//! add to the network views and the tours read the list; the three keep
+//! their own fields for the tests and tours that read their state.
 
 use super::drb_panel::DrbPanel;
 use super::network_view::Selected;

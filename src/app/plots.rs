@@ -126,30 +126,7 @@ pub fn live_curves_ui(
 ) -> Vec<PlotReport> {
     let rows = live_series::rows(runs);
     if rows.is_empty() {
-        // Nothing measured yet: say what to do rather than draw empty axes.
-        AlignedYAxes::forget(ui, "live");
-        ui.add_space(24.0);
-        ui.vertical_centered(|ui| {
-            let warming = runs
-                .first()
-                .is_some_and(|(_, s)| s.now() > 0 && s.now() < s.measure().warmup);
-            ui.label(
-                egui::RichText::new(if warming {
-                    "Warming up: no measurements yet"
-                } else {
-                    "No measurements yet"
-                })
-                .strong()
-                .size(16.0),
-            );
-            ui.label(if super::views::in_slices(runs.iter().map(|(_, s)| *s)) {
-                "Press Play (Space) or Step: latency and success rate are drawn here \
-                 for every window of slices the simulation completes."
-            } else {
-                "Press Play (Space) or Step: latency and accepted throughput are drawn here \
-                 for every window of cycles the simulation completes after the warm-up."
-            });
-        });
+        nothing_yet_ui(ui, runs);
         return Vec::new();
     }
     let slices = super::views::in_slices(runs.iter().map(|(_, s)| *s));
@@ -166,34 +143,7 @@ pub fn live_curves_ui(
         ));
     }
     let legend = legend_row(ui, &entries);
-    type Value = fn(&CurveRow) -> Option<f64>;
-    let plots: [(&str, &str, &str, &str, Value); 2] = if slices {
-        [
-            ("Average latency", "slice_latency", "slice", "slices", |r| {
-                r.latency
-            }),
-            (
-                "Success rate of the requests begun in each window",
-                "slice_success",
-                "begin slice",
-                "%",
-                |r| r.success_rate.map(|s| 100.0 * s),
-            ),
-        ]
-    } else {
-        [
-            ("Average latency", "latency", "cycle", "cycles", |r| {
-                r.latency
-            }),
-            (
-                "Accepted throughput",
-                "accepted",
-                "cycle",
-                "flits/host/cycle",
-                |r| Some(r.accepted),
-            ),
-        ]
-    };
+    let plots = plot_kinds(slices);
     let h = ((ui.available_height() - 8.0) / 2.0).max(60.0);
     let plot_h = (h - 18.0).max(60.0);
     // Both plots over the same span of time, one above the other, so a
@@ -243,70 +193,10 @@ pub fn live_curves_ui(
             p = p.include_y(drawn_max * (1.0 + room));
         }
         let r = p.show(ui, |plot| {
-            for (i, (name, sim)) in runs.iter().enumerate() {
-                let color = theme.series(i);
-                let mine = || rows.iter().filter(|r| r.run == *name);
-                let pts: Vec<[f64; 2]> = mine()
-                    .filter_map(|r| value(r).map(|v| [r.window_end as f64, v]))
-                    .collect();
-                let partial: Vec<[f64; 2]> = mine()
-                    .filter(|r| r.partial)
-                    .filter_map(|r| value(r).map(|v| [r.window_end as f64, v]))
-                    .collect();
-                // Run B dashed and drawn thinner on top, so A shows
-                // through where the two coincide.
-                let line = Line::new(name.to_string(), PlotPoints::from(pts)).color(color);
-                plot.line(if i == 0 {
-                    line.width(2.5)
-                } else {
-                    line.width(1.5).style(LineStyle::dashed_loose())
-                });
-                if !partial.is_empty() {
-                    plot.points(
-                        Points::new(format!("{name}: partial window"), PlotPoints::from(partial))
-                            .shape(MarkerShape::Circle)
-                            .filled(false)
-                            .radius(3.5)
-                            .color(color),
-                    );
-                }
-                if id == "accepted" && i == 0 {
-                    let offered: Vec<[f64; 2]> =
-                        mine().map(|r| [r.window_end as f64, r.offered]).collect();
-                    plot.line(
-                        Line::new("offered load (A)", PlotPoints::from(offered))
-                            .color(color.gamma_multiply(0.45))
-                            .style(LineStyle::dashed_dense()),
-                    );
-                }
-                for (cycle, routing) in sim.swaps().iter().skip(1) {
-                    plot.vline(
-                        VLine::new(format!("{name}: swap to {routing}"), *cycle as f64)
-                            .color(color)
-                            .width(1.5)
-                            .style(LineStyle::dashed_dense()),
-                    );
-                    markers.push((i, *cycle, routing.clone()));
-                }
-            }
+            draw_series(plot, &rows, runs, id, value, theme, &mut markers);
         });
-        // The swap markers' labels, at the top of the data area: painted
-        // on the screen, outside the plot's items, so that they do not
-        // count in its bounds (as plot items at the top of the bounds they
-        // raised the top by the margin every frame, and after a few hundred
-        // frames the curves lay flat on zero under an axis to 500 000).
         let frame = *r.transform.frame();
-        let painter = ui.painter().with_clip_rect(frame);
-        // Body text, so the label reads from the back of a room in
-        // presenter mode as the legend does.
-        let font = egui::TextStyle::Body.resolve(ui.style());
-        for (i, cycle, routing) in &markers {
-            let x = r.transform.position_from_point_x(*cycle as f64);
-            let galley = painter.layout_no_wrap(routing.clone(), font.clone(), theme.series(*i));
-            let at = egui::Align2::LEFT_TOP
-                .anchor_size(egui::pos2(x + 3.0, frame.top() + 2.0), galley.size());
-            painter.galley(at.min, galley, theme.series(*i));
-        }
+        paint_swap_labels(ui, &r.transform, &markers, theme);
         axes.record(left, frame);
         let b = r.transform.bounds();
         reports.push(PlotReport {
@@ -322,6 +212,162 @@ pub fn live_curves_ui(
     }
     axes.store(ui);
     reports
+}
+
+/// What a run's plot shows of a row: a value, or none (no point).
+type Value = fn(&CurveRow) -> Option<f64>;
+
+/// Nothing measured yet: say what to do rather than draw empty axes.
+fn nothing_yet_ui(ui: &mut egui::Ui, runs: &[(&str, &Simulation)]) {
+    AlignedYAxes::forget(ui, "live");
+    ui.add_space(24.0);
+    ui.vertical_centered(|ui| {
+        let warming = runs
+            .first()
+            .is_some_and(|(_, s)| s.now() > 0 && s.now() < s.measure().warmup);
+        ui.label(
+            egui::RichText::new(if warming {
+                "Warming up: no measurements yet"
+            } else {
+                "No measurements yet"
+            })
+            .strong()
+            .size(16.0),
+        );
+        ui.label(if super::views::in_slices(runs.iter().map(|(_, s)| *s)) {
+            "Press Play (Space) or Step: latency and success rate are drawn here \
+             for every window of slices the simulation completes."
+        } else {
+            "Press Play (Space) or Step: latency and accepted throughput are drawn here \
+             for every window of cycles the simulation completes after the warm-up."
+        });
+    });
+}
+
+/// The two live plots, as (title, id, x unit, y unit, value): latency and
+/// accepted throughput over cycles, or for time-slice runs latency and
+/// success rate over slices.
+fn plot_kinds(
+    slices: bool,
+) -> [(
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    Value,
+); 2] {
+    if slices {
+        [
+            ("Average latency", "slice_latency", "slice", "slices", |r| {
+                r.latency
+            }),
+            (
+                "Success rate of the requests begun in each window",
+                "slice_success",
+                "begin slice",
+                "%",
+                |r| r.success_rate.map(|s| 100.0 * s),
+            ),
+        ]
+    } else {
+        [
+            ("Average latency", "latency", "cycle", "cycles", |r| {
+                r.latency
+            }),
+            (
+                "Accepted throughput",
+                "accepted",
+                "cycle",
+                "flits/host/cycle",
+                |r| Some(r.accepted),
+            ),
+        ]
+    }
+}
+
+/// Every run's series on plot `id`: its line (run B dashed and thinner on
+/// top), rings on windows a swap cut short, run A's offered load on the
+/// throughput plot, and a vertical line at each swap (kept in `markers`
+/// for their labels).
+fn draw_series(
+    plot: &mut egui_plot::PlotUi<'_>,
+    rows: &[CurveRow],
+    runs: &[(&str, &Simulation)],
+    id: &str,
+    value: Value,
+    theme: Theme,
+    markers: &mut Vec<(usize, u64, String)>,
+) {
+    for (i, (name, sim)) in runs.iter().enumerate() {
+        let color = theme.series(i);
+        let mine = || rows.iter().filter(|r| r.run == *name);
+        let pts: Vec<[f64; 2]> = mine()
+            .filter_map(|r| value(r).map(|v| [r.window_end as f64, v]))
+            .collect();
+        let partial: Vec<[f64; 2]> = mine()
+            .filter(|r| r.partial)
+            .filter_map(|r| value(r).map(|v| [r.window_end as f64, v]))
+            .collect();
+        // Run B dashed and drawn thinner on top, so A shows
+        // through where the two coincide.
+        let line = Line::new(name.to_string(), PlotPoints::from(pts)).color(color);
+        plot.line(if i == 0 {
+            line.width(2.5)
+        } else {
+            line.width(1.5).style(LineStyle::dashed_loose())
+        });
+        if !partial.is_empty() {
+            plot.points(
+                Points::new(format!("{name}: partial window"), PlotPoints::from(partial))
+                    .shape(MarkerShape::Circle)
+                    .filled(false)
+                    .radius(3.5)
+                    .color(color),
+            );
+        }
+        if id == "accepted" && i == 0 {
+            let offered: Vec<[f64; 2]> = mine().map(|r| [r.window_end as f64, r.offered]).collect();
+            plot.line(
+                Line::new("offered load (A)", PlotPoints::from(offered))
+                    .color(color.gamma_multiply(0.45))
+                    .style(LineStyle::dashed_dense()),
+            );
+        }
+        for (cycle, routing) in sim.swaps().iter().skip(1) {
+            plot.vline(
+                VLine::new(format!("{name}: swap to {routing}"), *cycle as f64)
+                    .color(color)
+                    .width(1.5)
+                    .style(LineStyle::dashed_dense()),
+            );
+            markers.push((i, *cycle, routing.clone()));
+        }
+    }
+}
+
+/// The swap markers' labels, at the top of the data area: painted on the
+/// screen, outside the plot's items, so that they do not count in its
+/// bounds (as plot items at the top of the bounds they raised the top by
+/// the margin every frame, and after a few hundred frames the curves lay
+/// flat on zero under an axis to 500 000).
+fn paint_swap_labels(
+    ui: &egui::Ui,
+    transform: &egui_plot::PlotTransform,
+    markers: &[(usize, u64, String)],
+    theme: Theme,
+) {
+    let frame = *transform.frame();
+    let painter = ui.painter().with_clip_rect(frame);
+    // Body text, so the label reads from the back of a room in
+    // presenter mode as the legend does.
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    for (i, cycle, routing) in markers {
+        let x = transform.position_from_point_x(*cycle as f64);
+        let galley = painter.layout_no_wrap(routing.clone(), font.clone(), theme.series(*i));
+        let at = egui::Align2::LEFT_TOP
+            .anchor_size(egui::pos2(x + 3.0, frame.top() + 2.0), galley.size());
+        painter.galley(at.min, galley, theme.series(*i));
+    }
 }
 
 /// The x span of every run's live data, both plots together: the

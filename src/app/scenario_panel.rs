@@ -105,126 +105,15 @@ pub fn scenario_ui(
         .num_columns(2)
         .spacing([8.0, 4.0])
         .show(ui, |ui| {
-            ui.label("Topology");
-            ui.vertical(|ui| {
-                let kind = draft.topology.split(':').next().unwrap_or("").to_string();
-                egui::ComboBox::from_id_salt("topology_kind")
-                    .selected_text(&kind)
-                    .show_ui(ui, |ui| {
-                        // Every registered kind a spec alone builds (file
-                        // kinds are typed or opened).
-                        for k in registry::kinds().into_iter().filter(|k| !k.from_file) {
-                            if ui
-                                .selectable_label(kind == k.name, k.name)
-                                .on_hover_text(format!("{}: {}", k.summary, k.form))
-                                .clicked()
-                            {
-                                draft.topology = k.example.to_string();
-                                let choices = routing_choices(k.example, draft.switch_model);
-                                if !choices.contains(&draft.routing) {
-                                    draft.routing =
-                                        choices.first().cloned().unwrap_or_else(|| "minimal".into());
-                                }
-                            }
-                        }
-                    })
-                    .response
-                    .on_hover_text("Kind of network");
-                let whole = format!("{}\n\n{}", draft.topology, registry::help());
-                ui.add(egui::TextEdit::singleline(&mut draft.topology).desired_width(170.0))
-                    .on_hover_text(whole);
-            });
-            ui.end_row();
-
-            ui.label("Routing");
-            spec_field(
-                ui,
-                "routing_pick",
-                &mut draft.routing,
-                &routing_choices(&draft.topology, draft.switch_model),
-                "Routing / balancer spec; the list offers the ones that apply to this topology",
-            );
-            ui.end_row();
-
-            ui.label("Traffic");
-            spec_field(
-                ui,
-                "traffic_pick",
-                &mut draft.traffic,
-                &traffic::registry::examples(),
-                &traffic::registry::help(),
-            );
-            ui.end_row();
-
-            ui.label("Arrivals");
-            egui::ComboBox::from_id_salt("process")
-                .selected_text(draft.process.as_str())
-                .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut draft.process, Process::Bernoulli, "bernoulli");
-                    ui.selectable_value(&mut draft.process, Process::Exponential, "exponential");
-                    ui.selectable_value(&mut draft.process, Process::OnOff, "on_off");
-                })
-                .response
-                .on_hover_text("Inter-arrival law of each host's packets");
-            ui.end_row();
-
-            ui.label("Offered load");
-            let unit = draft.switch_model.unit();
-            if unit.max_load > 1.0 {
-                ui.add(
-                    egui::DragValue::new(&mut draft.load)
-                        .range(0.0..=unit.max_load)
-                        .speed(0.05)
-                        .suffix(" req/server/slice"),
-                )
-                .on_hover_text(format!("{}: {} (lambda)", draft.switch_model, unit.load));
-            } else {
-                // No `step_by`: a slider with a step rounds the value it shows
-                // on every frame, which turned a preset's 0.135 into 0.14 in
-                // the draft (and "Apply scenario" would have applied it).
-                ui.add(egui::Slider::new(&mut draft.load, 0.0..=1.0).max_decimals(3))
-                    .on_hover_text("Flits per host per cycle (1 = a host injects every cycle)");
-            }
-            ui.end_row();
-
-
-            ui.label("Switch model");
-            egui::ComboBox::from_id_salt("switch_model")
-                .selected_text(draft.switch_model.as_str())
-                .show_ui(ui, |ui| {
-                    for &m in SwitchModelKind::ALL {
-                        if ui.selectable_value(&mut draft.switch_model, m, m.as_str()).changed() {
-                            // Keep the routing among those that go with
-                            // the model (the fat-tree balancers run only
-                            // on the time-slice model).
-                            let choices = routing_choices(&draft.topology, m);
-                            if !choices.contains(&draft.routing) {
-                                draft.routing = choices
-                                    .first()
-                                    .cloned()
-                                    .unwrap_or_else(|| "minimal".into());
-                            }
-                        }
-                    }
-                })
-                .response
-                .on_hover_text(switch_model_hover());
-            ui.end_row();
-
+            topology_row(ui, draft);
+            traffic_rows(ui, draft);
+            switch_model_row(ui, draft);
             if draft.switch_model.uses_deadlines() {
-                ui.label("Admission R");
-                let unit = counted(draft.admit_slices, "slice", "slices");
-                ui.add(egui::DragValue::new(&mut draft.admit_slices).range(0..=1_000_000).suffix(unit))
-                    .on_hover_text("A request fails if its access switch has no room for it within R slices of its begin time");
-                ui.end_row();
-                ui.label("Deadline D");
-                let unit = counted(draft.deadline_slices, "slice", "slices");
-                ui.add(egui::DragValue::new(&mut draft.deadline_slices).range(1..=1_000_000).suffix(unit))
-                    .on_hover_text("A request fails unless delivered within D slices of its begin time");
-                ui.end_row();
+                deadline_rows(ui, draft);
             }
-
-            if !draft.switch_model.uses_router_params() {
+            if draft.switch_model.uses_router_params() {
+                router_rows(ui, draft);
+            } else {
                 // The time-slice model moves one-flit messages between
                 // switch buffers once per slice: packet size, switching,
                 // VCs, buffer depth, selection and port priority do not
@@ -233,15 +122,169 @@ pub fn scenario_ui(
                 ui.label("one-flit messages, one step per slice")
                     .on_hover_text("Each switch's buffer and rates are drawn in the fat-tree view (set per switch in the scenario file's `switches`). Packet size, switching, virtual channels, buffer depth, selection and port priority belong to the cycle-level models (input-queued, output-queued) and do not change a time-slice run.");
                 ui.end_row();
-            } else {
-            ui.label("Packet size");
-            let unit = counted(draft.packet_flits, "flit", "flits");
-            ui.add(egui::DragValue::new(&mut draft.packet_flits).range(1..=1024).suffix(unit))
-                .on_hover_text("Flits per packet");
-            ui.end_row();
+            }
+            run_rows(ui, draft);
+        });
+    let problems = draft.problems();
+    for p in &problems {
+        ui.colored_label(error_color, format!("Problem: {p}"));
+    }
+    apply_buttons(ui, draft, applied, replaced, &problems, commands);
+}
 
-            ui.label("Switching");
-            egui::ComboBox::from_id_salt("switching")
+/// Keep the draft's routing among those that fit its topology and switch
+/// model (the fat-tree balancers run only on the time-slice model), else
+/// the first that does.
+fn fit_routing(draft: &mut Scenario) {
+    let choices = routing_choices(&draft.topology, draft.switch_model);
+    if !choices.contains(&draft.routing) {
+        draft.routing = choices.first().cloned().unwrap_or_else(|| "minimal".into());
+    }
+}
+
+/// The topology row: the kind's list (every registered kind a spec alone
+/// builds) above the spec's field.
+fn topology_row(ui: &mut egui::Ui, draft: &mut Scenario) {
+    ui.label("Topology");
+    ui.vertical(|ui| {
+        let kind = draft.topology.split(':').next().unwrap_or("").to_string();
+        egui::ComboBox::from_id_salt("topology_kind")
+            .selected_text(&kind)
+            .show_ui(ui, |ui| {
+                // (File kinds are typed or opened.)
+                for k in registry::kinds().into_iter().filter(|k| !k.from_file) {
+                    if ui
+                        .selectable_label(kind == k.name, k.name)
+                        .on_hover_text(format!("{}: {}", k.summary, k.form))
+                        .clicked()
+                    {
+                        draft.topology = k.example.to_string();
+                        fit_routing(draft);
+                    }
+                }
+            })
+            .response
+            .on_hover_text("Kind of network");
+        let whole = format!("{}\n\n{}", draft.topology, registry::help());
+        ui.add(egui::TextEdit::singleline(&mut draft.topology).desired_width(170.0))
+            .on_hover_text(whole);
+    });
+    ui.end_row();
+}
+
+/// What is sent: routing, traffic pattern, arrivals and offered load.
+fn traffic_rows(ui: &mut egui::Ui, draft: &mut Scenario) {
+    ui.label("Routing");
+    spec_field(
+        ui,
+        "routing_pick",
+        &mut draft.routing,
+        &routing_choices(&draft.topology, draft.switch_model),
+        "Routing / balancer spec; the list offers the ones that apply to this topology",
+    );
+    ui.end_row();
+
+    ui.label("Traffic");
+    spec_field(
+        ui,
+        "traffic_pick",
+        &mut draft.traffic,
+        &traffic::registry::examples(),
+        &traffic::registry::help(),
+    );
+    ui.end_row();
+
+    ui.label("Arrivals");
+    egui::ComboBox::from_id_salt("process")
+        .selected_text(draft.process.as_str())
+        .show_ui(ui, |ui| {
+            ui.selectable_value(&mut draft.process, Process::Bernoulli, "bernoulli");
+            ui.selectable_value(&mut draft.process, Process::Exponential, "exponential");
+            ui.selectable_value(&mut draft.process, Process::OnOff, "on_off");
+        })
+        .response
+        .on_hover_text("Inter-arrival law of each host's packets");
+    ui.end_row();
+
+    ui.label("Offered load");
+    let unit = draft.switch_model.unit();
+    if unit.max_load > 1.0 {
+        ui.add(
+            egui::DragValue::new(&mut draft.load)
+                .range(0.0..=unit.max_load)
+                .speed(0.05)
+                .suffix(" req/server/slice"),
+        )
+        .on_hover_text(format!("{}: {} (lambda)", draft.switch_model, unit.load));
+    } else {
+        // No `step_by`: a slider with a step rounds the value it shows
+        // on every frame, which turned a preset's 0.135 into 0.14 in
+        // the draft (and "Apply scenario" would have applied it).
+        ui.add(egui::Slider::new(&mut draft.load, 0.0..=1.0).max_decimals(3))
+            .on_hover_text("Flits per host per cycle (1 = a host injects every cycle)");
+    }
+    ui.end_row();
+}
+
+/// The switch model's list.
+fn switch_model_row(ui: &mut egui::Ui, draft: &mut Scenario) {
+    ui.label("Switch model");
+    egui::ComboBox::from_id_salt("switch_model")
+        .selected_text(draft.switch_model.as_str())
+        .show_ui(ui, |ui| {
+            for &m in SwitchModelKind::ALL {
+                if ui
+                    .selectable_value(&mut draft.switch_model, m, m.as_str())
+                    .changed()
+                {
+                    fit_routing(draft);
+                }
+            }
+        })
+        .response
+        .on_hover_text(switch_model_hover());
+    ui.end_row();
+}
+
+/// The time-slice model's admission window and deadline.
+fn deadline_rows(ui: &mut egui::Ui, draft: &mut Scenario) {
+    ui.label("Admission R");
+    let unit = counted(draft.admit_slices, "slice", "slices");
+    ui.add(
+        egui::DragValue::new(&mut draft.admit_slices)
+            .range(0..=1_000_000)
+            .suffix(unit),
+    )
+    .on_hover_text(
+        "A request fails if its access switch has no room for it within R slices of its begin time",
+    );
+    ui.end_row();
+    ui.label("Deadline D");
+    let unit = counted(draft.deadline_slices, "slice", "slices");
+    ui.add(
+        egui::DragValue::new(&mut draft.deadline_slices)
+            .range(1..=1_000_000)
+            .suffix(unit),
+    )
+    .on_hover_text("A request fails unless delivered within D slices of its begin time");
+    ui.end_row();
+}
+
+/// The cycle-level router's parameters: packet size, switching, VCs,
+/// buffer depth, selection and port priority.
+fn router_rows(ui: &mut egui::Ui, draft: &mut Scenario) {
+    ui.label("Packet size");
+    let unit = counted(draft.packet_flits, "flit", "flits");
+    ui.add(
+        egui::DragValue::new(&mut draft.packet_flits)
+            .range(1..=1024)
+            .suffix(unit),
+    )
+    .on_hover_text("Flits per packet");
+    ui.end_row();
+
+    ui.label("Switching");
+    egui::ComboBox::from_id_salt("switching")
                 .selected_text(draft.switching.as_str())
                 .show_ui(ui, |ui| {
                     for s in [
@@ -254,33 +297,39 @@ pub fn scenario_ui(
                 })
                 .response
                 .on_hover_text("wormhole: flit by flit; vct: whole-packet buffers, cut through; saf: store and forward");
-            ui.end_row();
+    ui.end_row();
 
-            ui.label("Virtual channels");
-            ui.add(egui::DragValue::new(&mut draft.vcs).range(1..=16))
-                .on_hover_text("Virtual channels per input port (DOR on a torus needs 2)");
-            ui.end_row();
+    ui.label("Virtual channels");
+    ui.add(egui::DragValue::new(&mut draft.vcs).range(1..=16))
+        .on_hover_text("Virtual channels per input port (DOR on a torus needs 2)");
+    ui.end_row();
 
-            ui.label("Buffer depth");
-            let unit = counted(draft.buffer_flits, "flit", "flits");
-            ui.add(egui::DragValue::new(&mut draft.buffer_flits).range(1..=1024).suffix(unit))
-                .on_hover_text("Flits per virtual channel buffer");
-            ui.end_row();
+    ui.label("Buffer depth");
+    let unit = counted(draft.buffer_flits, "flit", "flits");
+    ui.add(
+        egui::DragValue::new(&mut draft.buffer_flits)
+            .range(1..=1024)
+            .suffix(unit),
+    )
+    .on_hover_text("Flits per virtual channel buffer");
+    ui.end_row();
 
-            ui.label("Selection");
-            egui::ComboBox::from_id_salt("selection")
-                .selected_text(draft.selection.as_str())
-                .show_ui(ui, |ui| {
-                    for s in [Selection::Fixed, Selection::FirstFree, Selection::Adaptive] {
-                        ui.selectable_value(&mut draft.selection, s, s.as_str());
-                    }
-                })
-                .response
-                .on_hover_text("How a hop's candidate outputs are picked: fixed, first free, or most credits");
-            ui.end_row();
+    ui.label("Selection");
+    egui::ComboBox::from_id_salt("selection")
+        .selected_text(draft.selection.as_str())
+        .show_ui(ui, |ui| {
+            for s in [Selection::Fixed, Selection::FirstFree, Selection::Adaptive] {
+                ui.selectable_value(&mut draft.selection, s, s.as_str());
+            }
+        })
+        .response
+        .on_hover_text(
+            "How a hop's candidate outputs are picked: fixed, first free, or most credits",
+        );
+    ui.end_row();
 
-            ui.label("Port priority");
-            egui::ComboBox::from_id_salt("port_priority")
+    ui.label("Port priority");
+    egui::ComboBox::from_id_salt("port_priority")
                 .selected_text(draft.port_priority.as_str())
                 .show_ui(ui, |ui| {
                     for p in PortPriority::ALL {
@@ -289,27 +338,39 @@ pub fn scenario_ui(
                 })
                 .response
                 .on_hover_text("Which input port a switch serves first each cycle when several want the same output VC: rotating by one port per cycle, a pseudo-random port (immune to periodic patterns), or the port holding the oldest packet (age-based: no source starves behind a hot spot)");
-            ui.end_row();
-            }
+    ui.end_row();
+}
 
-            ui.label("Warm-up");
-            let step = draft.switch_model.unit().step;
-            let one = step.strip_suffix('s').unwrap_or(step);
-            let unit = counted(draft.warmup, one, step);
-            ui.add(egui::DragValue::new(&mut draft.warmup).range(0..=10_000_000).suffix(unit))
-                .on_hover_text(format!("{} before statistics start", capitalised(step)));
-            ui.end_row();
+/// Warm-up and seed.
+fn run_rows(ui: &mut egui::Ui, draft: &mut Scenario) {
+    ui.label("Warm-up");
+    let step = draft.switch_model.unit().step;
+    let one = step.strip_suffix('s').unwrap_or(step);
+    let unit = counted(draft.warmup, one, step);
+    ui.add(
+        egui::DragValue::new(&mut draft.warmup)
+            .range(0..=10_000_000)
+            .suffix(unit),
+    )
+    .on_hover_text(format!("{} before statistics start", capitalised(step)));
+    ui.end_row();
 
-            ui.label("Seed");
-            ui.add(egui::DragValue::new(&mut draft.seed))
-                .on_hover_text("Random seed: same seed, same run");
-            ui.end_row();
-        });
+    ui.label("Seed");
+    ui.add(egui::DragValue::new(&mut draft.seed))
+        .on_hover_text("Random seed: same seed, same run");
+    ui.end_row();
+}
 
-    let problems = draft.problems();
-    for p in &problems {
-        ui.colored_label(error_color, format!("Problem: {p}"));
-    }
+/// Apply (when the draft changed and has no problem) and Revert (to the
+/// running scenario, or to the one a cure replaced).
+fn apply_buttons(
+    ui: &mut egui::Ui,
+    draft: &mut Scenario,
+    applied: &Scenario,
+    replaced: Option<&Scenario>,
+    problems: &[String],
+    commands: &mut Vec<AppCommand>,
+) {
     ui.horizontal(|ui| {
         let changed = draft != applied;
         if ui

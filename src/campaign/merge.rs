@@ -179,8 +179,44 @@ pub fn merge(dir: &Path) -> Result<Table, String> {
             _ => Map::new(),
         })
         .collect();
-    // The inputs: fields that vary, in the manifest's axis order, then the
-    // others alphabetically; the seed is pooled.
+    let (inputs, fixed) = inputs_of(&scenarios, manifest.as_ref());
+    let groups = group(&scenarios, &inputs, manifest.as_ref());
+    let reports: Vec<Option<BTreeMap<String, f64>>> = points
+        .iter()
+        .map(|p| p.result.as_ref().map(outputs))
+        .collect();
+    let names = output_names(&reports);
+    let mut columns: Vec<String> = inputs.clone();
+    columns.extend(["seeds", "failed", "saturated"].map(String::from));
+    for n in &names {
+        columns.push(format!("{n}_mean"));
+        columns.push(format!("{n}_ci95"));
+    }
+    columns.extend(["curve_saturation_throughput", "curve_saturated_at"].map(String::from));
+    let rows = summarise(groups, &points, &reports, &names);
+    let failed_points = rows.iter().map(|r| r.failed).sum();
+    let curves = Curves::new(&inputs, &names);
+    let curve_sat = curves.saturation(&rows, points[0].scenario.load);
+    let out_rows = rows.iter().map(|r| curves.out_row(r, &curve_sat)).collect();
+    Ok(Table {
+        columns,
+        rows: out_rows,
+        inputs,
+        points: points.len(),
+        failed: failed_points,
+        expected: manifest.map(|m| m.points),
+        fixed,
+    })
+}
+
+/// The inputs: fields that vary, in the manifest's axis order, then the
+/// others alphabetically, the load last (the rows of a curve follow each
+/// other, load rising); the seed is pooled. And the fields that do not
+/// vary, with their values.
+fn inputs_of(
+    scenarios: &[Map<String, Value>],
+    manifest: Option<&Manifest>,
+) -> (Vec<String>, Vec<(String, Value)>) {
     let mut varying: Vec<String> = Vec::new();
     let mut fixed = Vec::new();
     for (k, v) in &scenarios[0] {
@@ -194,10 +230,8 @@ pub fn merge(dir: &Path) -> Result<Table, String> {
         }
     }
     let axis_order: Vec<String> = manifest
-        .as_ref()
         .map(|m| m.axes.iter().map(|(a, _)| a.clone()).collect())
         .unwrap_or_default();
-    // The load last: the rows of a curve follow each other, load rising.
     varying.sort_by_key(|k| {
         (
             k == "load",
@@ -205,8 +239,20 @@ pub fn merge(dir: &Path) -> Result<Table, String> {
             k.clone(),
         )
     });
-    let inputs: Vec<String> = varying.iter().filter(|k| *k != "seed").cloned().collect();
-    // Group by the inputs.
+    let inputs = varying.iter().filter(|k| *k != "seed").cloned().collect();
+    (inputs, fixed)
+}
+
+/// Sort key (each input's rank) -> (the inputs' values, the points).
+type Groups = BTreeMap<Vec<(usize, String)>, (Vec<Value>, Vec<usize>)>;
+
+/// The points grouped by their inputs' values, the groups in the
+/// manifest's order of each axis's values (numbers by value otherwise).
+fn group(
+    scenarios: &[Map<String, Value>],
+    inputs: &[String],
+    manifest: Option<&Manifest>,
+) -> Groups {
     let key_of = |s: &Map<String, Value>| -> Vec<Value> {
         inputs
             .iter()
@@ -215,7 +261,6 @@ pub fn merge(dir: &Path) -> Result<Table, String> {
     };
     let rank = |k: &str, v: &Value| -> (usize, String) {
         let pos = manifest
-            .as_ref()
             .and_then(|m| m.axes.iter().find(|(a, _)| a == k))
             .and_then(|(_, vals)| vals.iter().position(|x| x == v))
             .unwrap_or(usize::MAX);
@@ -226,8 +271,6 @@ pub fn merge(dir: &Path) -> Result<Table, String> {
         };
         (pos, text)
     };
-    // Sort key (each input's rank) -> (the inputs' values, the points).
-    type Groups = BTreeMap<Vec<(usize, String)>, (Vec<Value>, Vec<usize>)>;
     let mut groups = Groups::new();
     for (i, s) in scenarios.iter().enumerate() {
         let key = key_of(s);
@@ -239,12 +282,12 @@ pub fn merge(dir: &Path) -> Result<Table, String> {
             .1
             .push(i);
     }
-    // Output names over every successful point.
+    groups
+}
+
+/// Output names over every successful point, the first outputs first.
+fn output_names(reports: &[Option<BTreeMap<String, f64>>]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    let reports: Vec<Option<BTreeMap<String, f64>>> = points
-        .iter()
-        .map(|p| p.result.as_ref().map(outputs))
-        .collect();
     for r in reports.iter().flatten() {
         for k in r.keys() {
             if !names.contains(k) {
@@ -261,23 +304,26 @@ pub fn merge(dir: &Path) -> Result<Table, String> {
             k.clone(),
         )
     });
-    // Curves: the inputs but the load.
-    let curve_inputs: Vec<usize> = (0..inputs.len()).filter(|&i| inputs[i] != "load").collect();
-    let mut columns: Vec<String> = inputs.clone();
-    columns.extend(["seeds", "failed", "saturated"].map(String::from));
-    for n in &names {
-        columns.push(format!("{n}_mean"));
-        columns.push(format!("{n}_ci95"));
-    }
-    columns.extend(["curve_saturation_throughput", "curve_saturated_at"].map(String::from));
-    struct Row {
-        key: Vec<Value>,
-        seeds: usize,
-        failed: usize,
-        stats: Vec<(f64, Option<f64>)>,
-    }
+    names
+}
+
+/// One group's row before its curve's columns: the inputs' values, its
+/// points and failures, each output's mean and 95 % interval.
+struct Row {
+    key: Vec<Value>,
+    seeds: usize,
+    failed: usize,
+    stats: Vec<(f64, Option<f64>)>,
+}
+
+/// Every group's row.
+fn summarise(
+    groups: Groups,
+    points: &[PointResult],
+    reports: &[Option<BTreeMap<String, f64>>],
+    names: &[String],
+) -> Vec<Row> {
     let mut rows: Vec<Row> = Vec::new();
-    let mut failed_points = 0;
     for (key, members) in groups.into_values() {
         // Seeds in increasing order: the sums do not depend on file order.
         let mut members = members;
@@ -287,7 +333,6 @@ pub fn merge(dir: &Path) -> Result<Table, String> {
             .filter_map(|&i| reports[i].as_ref())
             .collect();
         let failed = members.len() - ok.len();
-        failed_points += failed;
         let stats = names
             .iter()
             .map(|n| {
@@ -306,75 +351,95 @@ pub fn merge(dir: &Path) -> Result<Table, String> {
             stats,
         });
     }
-    let col = |n: &str| names.iter().position(|x| x == n);
-    let (acc, gen_) = (col("accepted"), col("generated"));
-    let saturated = |r: &Row| -> Option<bool> {
-        let a = r.stats.get(acc?)?.0;
-        let g = r.stats.get(gen_?)?.0;
+    rows
+}
+
+/// The curves of the table: the inputs but the load, and where the
+/// outputs that judge saturation are.
+struct Curves {
+    /// The inputs a curve is drawn over (all but the load), by position.
+    inputs: Vec<usize>,
+    /// The load's position among the inputs.
+    load_at: Option<usize>,
+    /// The accepted and generated outputs' positions.
+    acc: Option<usize>,
+    gen_: Option<usize>,
+}
+
+impl Curves {
+    fn new(inputs: &[String], names: &[String]) -> Curves {
+        let col = |n: &str| names.iter().position(|x| x == n);
+        Curves {
+            inputs: (0..inputs.len()).filter(|&i| inputs[i] != "load").collect(),
+            load_at: inputs.iter().position(|k| k == "load"),
+            acc: col("accepted"),
+            gen_: col("generated"),
+        }
+    }
+
+    /// Whether a row saturated (accepted below generated), when both are
+    /// there.
+    fn saturated(&self, r: &Row) -> Option<bool> {
+        let a = r.stats.get(self.acc?)?.0;
+        let g = r.stats.get(self.gen_?)?.0;
         (!a.is_nan() && !g.is_nan()).then(|| crate::sim::saturated(a, g))
-    };
-    // Per curve: the largest mean accepted, the lowest saturated load.
-    let load_at = inputs.iter().position(|k| k == "load");
-    let mut curve_sat: BTreeMap<String, (f64, Option<f64>)> = BTreeMap::new();
-    for r in &rows {
-        let ck = curve_inputs
+    }
+
+    /// A row's curve, as a key.
+    fn key(&self, r: &Row) -> String {
+        self.inputs
             .iter()
             .map(|&i| r.key[i].to_string())
             .collect::<Vec<_>>()
-            .join("\u{1f}");
-        let e = curve_sat.entry(ck).or_insert((f64::NAN, None));
-        if let Some(a) = acc.and_then(|i| r.stats.get(i)).map(|s| s.0)
-            && !a.is_nan()
-        {
-            e.0 = if e.0.is_nan() { a } else { e.0.max(a) };
-        }
-        if saturated(r) == Some(true) || r.failed == r.seeds {
-            let load = load_at
-                .and_then(|i| r.key[i].as_f64())
-                .or(Some(points[0].scenario.load));
-            e.1 = match (e.1, load) {
-                (Some(x), Some(l)) => Some(x.min(l)),
-                (None, l) => l,
-                (x, None) => x,
-            };
-        }
+            .join("\u{1f}")
     }
-    let num = |x: f64| {
-        serde_json::Number::from_f64(x)
-            .map(Value::Number)
-            .unwrap_or(Value::Null)
-    };
-    let out_rows = rows
-        .iter()
-        .map(|r| {
-            let mut v = r.key.clone();
-            v.push(Value::from(r.seeds));
-            v.push(Value::from(r.failed));
-            v.push(saturated(r).map(Value::from).unwrap_or(Value::Null));
-            for (m, ci) in &r.stats {
-                v.push(num(*m));
-                v.push(ci.map(num).unwrap_or(Value::Null));
+
+    /// Per curve: the largest mean accepted, the lowest saturated load
+    /// (`load` when the load does not vary).
+    fn saturation(&self, rows: &[Row], load: f64) -> BTreeMap<String, (f64, Option<f64>)> {
+        let mut curve_sat: BTreeMap<String, (f64, Option<f64>)> = BTreeMap::new();
+        for r in rows {
+            let e = curve_sat.entry(self.key(r)).or_insert((f64::NAN, None));
+            if let Some(a) = self.acc.and_then(|i| r.stats.get(i)).map(|s| s.0)
+                && !a.is_nan()
+            {
+                e.0 = if e.0.is_nan() { a } else { e.0.max(a) };
             }
-            let ck = curve_inputs
-                .iter()
-                .map(|&i| r.key[i].to_string())
-                .collect::<Vec<_>>()
-                .join("\u{1f}");
-            let (s, at) = curve_sat.get(&ck).copied().unwrap_or((f64::NAN, None));
-            v.push(num(s));
-            v.push(at.map(num).unwrap_or(Value::Null));
-            v
-        })
-        .collect();
-    Ok(Table {
-        columns,
-        rows: out_rows,
-        inputs,
-        points: points.len(),
-        failed: failed_points,
-        expected: manifest.map(|m| m.points),
-        fixed,
-    })
+            if self.saturated(r) == Some(true) || r.failed == r.seeds {
+                let load = self.load_at.and_then(|i| r.key[i].as_f64()).or(Some(load));
+                e.1 = match (e.1, load) {
+                    (Some(x), Some(l)) => Some(x.min(l)),
+                    (None, l) => l,
+                    (x, None) => x,
+                };
+            }
+        }
+        curve_sat
+    }
+
+    /// A row as the table writes it, with its curve's columns.
+    fn out_row(&self, r: &Row, curve_sat: &BTreeMap<String, (f64, Option<f64>)>) -> Vec<Value> {
+        let num = |x: f64| {
+            serde_json::Number::from_f64(x)
+                .map(Value::Number)
+                .unwrap_or(Value::Null)
+        };
+        let mut v = r.key.clone();
+        v.push(Value::from(r.seeds));
+        v.push(Value::from(r.failed));
+        v.push(self.saturated(r).map(Value::from).unwrap_or(Value::Null));
+        for (m, ci) in &r.stats {
+            v.push(num(*m));
+            v.push(ci.map(num).unwrap_or(Value::Null));
+        }
+        let (s, at) = curve_sat
+            .get(&self.key(r))
+            .copied()
+            .unwrap_or((f64::NAN, None));
+        v.push(num(s));
+        v.push(at.map(num).unwrap_or(Value::Null));
+        v
+    }
 }
 
 impl Table {

@@ -794,6 +794,21 @@ fn vcs_ui(
 }
 
 impl crate::app::panel::Panel for ObliviousAnalysis {
+    /// The analysis view left of the runs, and the runs on its scale.
+    fn central(&self, runs: &[&Simulation], theme: Theme) -> Option<crate::app::panel::Central> {
+        let v = self.central_views(runs, theme)?;
+        Some(crate::app::panel::Central {
+            column: Some(crate::app::panel::CentralColumn {
+                colouring: v.expected,
+                title: v.title,
+                overlay: v.expected_overlay,
+            }),
+            runs: v
+                .runs
+                .map_or_else(Vec::new, |r| r.into_iter().map(Some).collect()),
+            runs_overlay: Some(v.runs_overlay),
+        })
+    }
     fn id(&self) -> &'static str {
         "oblivious"
     }

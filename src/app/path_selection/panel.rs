@@ -6,6 +6,7 @@ use super::*;
 use crate::app::app_command::AppCommand;
 use crate::app::network_view::Metric;
 use crate::app::theme::Theme;
+use crate::sim::Simulation;
 use egui_plot::{Bar, BarChart, Line, PlotPoints};
 
 impl PathSelection {
@@ -313,6 +314,22 @@ fn histogram(ui: &mut egui::Ui, runs: &[(String, Vec<u32>)], theme: Theme) {
 }
 
 impl crate::app::panel::Panel for PathSelection {
+    /// Run A coloured by its crossing paths, while not comparing (both
+    /// runs then show their own metric on one scale).
+    fn central(&self, runs: &[&Simulation], _theme: Theme) -> Option<crate::app::panel::Central> {
+        let [sim] = runs else {
+            return None;
+        };
+        let (label, values) = self.heatmap(sim.network())?;
+        Some(crate::app::panel::Central {
+            runs: vec![Some(crate::app::network_view::Colouring {
+                label,
+                unit: "paths".into(),
+                values,
+            })],
+            ..Default::default()
+        })
+    }
     fn id(&self) -> &'static str {
         "path_selection"
     }

@@ -197,225 +197,31 @@ pub fn parse_records(path: &str, text: &str, dialect: Dialect) -> Result<RawFabr
         problem,
     };
     let ibsim = dialect == Dialect::IbSim;
-    let kinds = if ibsim {
-        "`Switch`, `Hca`, `Ca` or `Rt`"
-    } else {
-        "`Switch`, `Ca` or `Rt`"
+    let mut r = Reader {
+        ibsim,
+        kinds: if ibsim {
+            "`Switch`, `Hca`, `Ca` or `Rt`"
+        } else {
+            "`Switch`, `Ca` or `Rt`"
+        },
+        raw: RawFabric {
+            both_ends: !ibsim,
+            port_base: 1,
+            ..RawFabric::default()
+        },
+        names: HashMap::new(),
+        record: None,
+        next_guid: HashMap::new(),
+        pending_header: None,
+        ports_seen: HashMap::new(),
     };
-    let mut raw = RawFabric {
-        both_ends: !ibsim,
-        port_base: 1,
-        ..RawFabric::default()
-    };
-    let mut names: HashMap<String, usize> = HashMap::new();
-    let mut record: Option<Record> = None;
-    // GUID from the header lines of the next record (ibnetdiscover), or
-    // the running bases per node type (ibsim).
-    let mut next_guid: HashMap<&'static str, u64> = HashMap::new();
-    let mut pending_header: Option<usize> = None;
-    let mut ports_seen: HashMap<(usize, u16), usize> = HashMap::new();
     for (i, raw_line) in text.lines().enumerate() {
         let line_no = i + 1;
-        raw.lines = line_no;
-        let t = raw_line.trim();
-        if t.is_empty() {
-            record = None;
-            continue;
-        }
-        if t.starts_with('#')
-            || t == "Non-Chassis Nodes"
-            || t.starts_with("Chassis ")
-            || t.starts_with("Hostname:")
-        {
-            continue;
-        }
-        // Header lines.
-        if let Some((key, value)) = t.split_once('=')
-            && !t.starts_with('[')
-            && key.chars().all(|c| c.is_ascii_alphanumeric())
-        {
-            let key = key.trim();
-            let value = value.trim();
-            let first = value.split(['(', ' ', '\t']).next().unwrap_or("");
-            match key {
-                "vendid" | "devid" | "sysimgguid" => {
-                    if hex(first).is_none() && number(first).is_none() {
-                        return Err(bad(line_no, format!("`{t}`: expected `{key}=0xHEX`")));
-                    }
-                }
-                "switchguid" | "caguid" | "rtguid" => {
-                    let g = hex(first)
-                        .ok_or_else(|| bad(line_no, format!("`{t}`: expected `{key}=0xHEX`")))?;
-                    let k = match key {
-                        "switchguid" => "switch",
-                        "caguid" => "ca",
-                        _ => "rt",
-                    };
-                    next_guid.insert(k, g);
-                }
-                _ => {
-                    return Err(bad(
-                        line_no,
-                        format!(
-                            "unknown header `{key}=`; expected vendid=, devid=, sysimgguid=, \
-                             switchguid=, caguid= or rtguid="
-                        ),
-                    ));
-                }
-            }
-            record = None;
-            pending_header.get_or_insert(line_no);
-            continue;
-        }
-        if ibsim && (t.starts_with("include") || t.starts_with("do ") || t.starts_with('@')) {
-            return Err(bad(
-                line_no,
-                format!(
-                    "`{}` is an ibsim extension routelab does not read (include, do, @aliases); \
-                     expected node records and port lines only",
-                    t.split_whitespace().next().unwrap_or(t)
-                ),
-            ));
-        }
-        if t.starts_with('[') {
-            let Some(rec) = &record else {
-                return Err(bad(
-                    line_no,
-                    "a port line outside a node record; expected a `Switch`/`Ca` header line \
-                     above it (a blank line ends a record)"
-                        .into(),
-                ));
-            };
-            let l = port_line(t, rec, line_no, ibsim).map_err(|p| bad(line_no, p))?;
-            if let Some(first) = ports_seen.insert((rec.node, l.from_port), line_no) {
-                return Err(bad(
-                    line_no,
-                    format!(
-                        "port {} of \"{}\" is listed twice (first at line {first}); expected each port once",
-                        l.from_port + 1,
-                        raw.nodes[rec.node].name
-                    ),
-                ));
-            }
-            raw.listings.push(l);
-            continue;
-        }
-        // A node header.
-        let word = t.split_whitespace().next().unwrap_or("");
-        let kind = match word {
-            "Switch" => NodeKind::Switch,
-            "Ca" => NodeKind::Adapter,
-            "Hca" if ibsim => NodeKind::Adapter,
-            "Rt" => NodeKind::Router,
-            _ => {
-                return Err(bad(
-                    line_no,
-                    format!(
-                        "cannot read `{t}`; expected a node header ({kinds} PORTS \"NODEID\"), \
-                         a port line ([P] \"NODEID\"[Q]), a key=value header line or a # comment"
-                    ),
-                ));
-            }
-        };
-        let mut cur = Cur {
-            s: &t[word.len()..],
-        };
-        cur.ws();
-        let count_text: &str = cur.s.split_whitespace().next().unwrap_or("");
-        let count_text = count_text.split('"').next().unwrap_or("");
-        let ports = number(count_text)
-            .filter(|&n| (1..=u16::MAX as u64 - 1).contains(&n))
-            .ok_or_else(|| {
-                bad(
-                    line_no,
-                    format!("`{word}` needs its port count, then \"NODEID\"; got `{t}`"),
-                )
-            })? as u16;
-        cur.s = &cur.s[count_text.len()..];
-        let name = cur
-            .quoted()
-            .map_err(|p| bad(line_no, p))?
-            .ok_or_else(|| {
-                bad(
-                    line_no,
-                    format!("expected the node id in quotes after `{word} {ports}`"),
-                )
-            })?
-            .to_string();
-        if name.is_empty() {
-            return Err(bad(line_no, "empty node id; expected \"NODEID\"".into()));
-        }
-        let comment = cur.s.split_once('#').map(|(_, c)| c).unwrap_or("");
-        let mut cc = Cur { s: comment };
-        let description = match cc.quoted().map_err(|p| bad(line_no, p))? {
-            Some(d) => Some(d.to_string()),
-            None if ibsim => {
-                let d = comment.trim();
-                let cut = [" enhanced port", " base port", " lid ", " lmc "]
-                    .iter()
-                    .filter_map(|m| d.find(m))
-                    .min()
-                    .unwrap_or(d.len());
-                let d = d[..cut].trim();
-                (!d.is_empty() && !d.starts_with("lid")).then(|| d.to_string())
-            }
-            None => None,
-        };
-        let lid = lid_in(cc.s);
-        let type_key = match kind {
-            NodeKind::Switch => "switch",
-            NodeKind::Adapter => "ca",
-            NodeKind::Router => "rt",
-        };
-        let guid = if ibsim {
-            next_guid.get(type_key).copied().inspect(|&g| {
-                let step = if kind == NodeKind::Switch {
-                    1
-                } else {
-                    ports as u64 + 1
-                };
-                next_guid.insert(type_key, g.wrapping_add(step));
-            })
-        } else {
-            next_guid.remove(type_key)
-        }
-        .or_else(|| {
-            let prefix = &name.get(..2)?;
-            matches!(*prefix, "S-" | "H-" | "R-")
-                .then(|| hex(&name[2..]))
-                .flatten()
-        });
-        if !ibsim {
-            next_guid.clear();
-        }
-        pending_header = None;
-        if let Some(&first) = names.get(&name) {
-            return Err(bad(
-                line_no,
-                format!(
-                    "node \"{name}\" is defined twice (first at line {}); expected one record per node",
-                    raw.nodes[first].line
-                ),
-            ));
-        }
-        let idx = raw.nodes.len();
-        names.insert(name.clone(), idx);
-        raw.nodes.push(RawNode {
-            name,
-            kind,
-            description,
-            guid,
-            lid,
-            ports,
-            host_rank: None,
-            line: line_no,
-        });
-        record = Some(Record {
-            node: idx,
-            kind,
-            ports,
-        });
+        r.raw.lines = line_no;
+        r.line(raw_line.trim(), line_no)
+            .map_err(|p| bad(line_no, p))?;
     }
+    let (raw, kinds, pending_header) = (r.raw, r.kinds, r.pending_header);
     if let Some(h) = pending_header {
         return Err(bad(
             h,
@@ -437,6 +243,222 @@ pub fn parse_records(path: &str, text: &str, dialect: Dialect) -> Result<RawFabr
         ));
     }
     Ok(raw)
+}
+
+/// The records read so far and what the next line needs of them.
+struct Reader {
+    ibsim: bool,
+    /// The node kinds the dialect reads, for the errors.
+    kinds: &'static str,
+    raw: RawFabric,
+    /// Node ids to their index.
+    names: HashMap<String, usize>,
+    record: Option<Record>,
+    /// GUID from the header lines of the next record (ibnetdiscover), or
+    /// the running bases per node type (ibsim).
+    next_guid: HashMap<&'static str, u64>,
+    /// The first header line not yet followed by its record.
+    pending_header: Option<usize>,
+    /// (node, port) to the line listing it.
+    ports_seen: HashMap<(usize, u16), usize>,
+}
+
+impl Reader {
+    /// One trimmed line: blank (ends a record), a comment or chassis
+    /// line, a header line, a port line or a node header.
+    fn line(&mut self, t: &str, line_no: usize) -> Result<(), String> {
+        if t.is_empty() {
+            self.record = None;
+            return Ok(());
+        }
+        if t.starts_with('#')
+            || t == "Non-Chassis Nodes"
+            || t.starts_with("Chassis ")
+            || t.starts_with("Hostname:")
+        {
+            return Ok(());
+        }
+        if let Some((key, value)) = t.split_once('=')
+            && !t.starts_with('[')
+            && key.chars().all(|c| c.is_ascii_alphanumeric())
+        {
+            self.header(t, key, value)?;
+            self.record = None;
+            self.pending_header.get_or_insert(line_no);
+            return Ok(());
+        }
+        if self.ibsim && (t.starts_with("include") || t.starts_with("do ") || t.starts_with('@')) {
+            return Err(format!(
+                "`{}` is an ibsim extension routelab does not read (include, do, @aliases); \
+                 expected node records and port lines only",
+                t.split_whitespace().next().unwrap_or(t)
+            ));
+        }
+        if t.starts_with('[') {
+            return self.port(t, line_no);
+        }
+        self.node(t, line_no)
+    }
+
+    /// A `key=value` header line (ibnetdiscover's GUIDs of the next
+    /// record).
+    fn header(&mut self, t: &str, key: &str, value: &str) -> Result<(), String> {
+        let next_guid = &mut self.next_guid;
+        let key = key.trim();
+        let value = value.trim();
+        let first = value.split(['(', ' ', '\t']).next().unwrap_or("");
+        match key {
+            "vendid" | "devid" | "sysimgguid" => {
+                if hex(first).is_none() && number(first).is_none() {
+                    return Err(format!("`{t}`: expected `{key}=0xHEX`"));
+                }
+            }
+            "switchguid" | "caguid" | "rtguid" => {
+                let g = hex(first).ok_or_else(|| format!("`{t}`: expected `{key}=0xHEX`"))?;
+                let k = match key {
+                    "switchguid" => "switch",
+                    "caguid" => "ca",
+                    _ => "rt",
+                };
+                next_guid.insert(k, g);
+            }
+            _ => {
+                return Err(format!(
+                    "unknown header `{key}=`; expected vendid=, devid=, sysimgguid=, \
+                         switchguid=, caguid= or rtguid="
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A port line of the current record.
+    fn port(&mut self, t: &str, line_no: usize) -> Result<(), String> {
+        let ibsim = self.ibsim;
+        let (record, ports_seen, raw) = (&self.record, &mut self.ports_seen, &mut self.raw);
+        let Some(rec) = &record else {
+            return Err(
+                "a port line outside a node record; expected a `Switch`/`Ca` header line \
+                 above it (a blank line ends a record)"
+                    .into(),
+            );
+        };
+        let l = port_line(t, rec, line_no, ibsim)?;
+        if let Some(first) = ports_seen.insert((rec.node, l.from_port), line_no) {
+            return Err(format!(
+                "port {} of \"{}\" is listed twice (first at line {first}); expected each port once",
+                l.from_port + 1,
+                raw.nodes[rec.node].name
+            ));
+        }
+        raw.listings.push(l);
+        Ok(())
+    }
+
+    /// A node header: `Switch`/`Ca`/`Rt` (ibsim: also `Hca`), its port
+    /// count, its id in quotes, and after `#` its description and LID.
+    fn node(&mut self, t: &str, line_no: usize) -> Result<(), String> {
+        let (ibsim, kinds) = (self.ibsim, self.kinds);
+        let word = t.split_whitespace().next().unwrap_or("");
+        let kind = match word {
+            "Switch" => NodeKind::Switch,
+            "Ca" => NodeKind::Adapter,
+            "Hca" if ibsim => NodeKind::Adapter,
+            "Rt" => NodeKind::Router,
+            _ => {
+                return Err(format!(
+                    "cannot read `{t}`; expected a node header ({kinds} PORTS \"NODEID\"), \
+                         a port line ([P] \"NODEID\"[Q]), a key=value header line or a # comment"
+                ));
+            }
+        };
+        let mut cur = Cur {
+            s: &t[word.len()..],
+        };
+        cur.ws();
+        let count_text: &str = cur.s.split_whitespace().next().unwrap_or("");
+        let count_text = count_text.split('"').next().unwrap_or("");
+        let ports = number(count_text)
+            .filter(|&n| (1..=u16::MAX as u64 - 1).contains(&n))
+            .ok_or_else(|| format!("`{word}` needs its port count, then \"NODEID\"; got `{t}`"))?
+            as u16;
+        cur.s = &cur.s[count_text.len()..];
+        let name = cur
+            .quoted()?
+            .ok_or_else(|| format!("expected the node id in quotes after `{word} {ports}`"))?
+            .to_string();
+        if name.is_empty() {
+            return Err("empty node id; expected \"NODEID\"".into());
+        }
+        let comment = cur.s.split_once('#').map(|(_, c)| c).unwrap_or("");
+        let mut cc = Cur { s: comment };
+        let description = match cc.quoted()? {
+            Some(d) => Some(d.to_string()),
+            None if ibsim => {
+                let d = comment.trim();
+                let cut = [" enhanced port", " base port", " lid ", " lmc "]
+                    .iter()
+                    .filter_map(|m| d.find(m))
+                    .min()
+                    .unwrap_or(d.len());
+                let d = d[..cut].trim();
+                (!d.is_empty() && !d.starts_with("lid")).then(|| d.to_string())
+            }
+            None => None,
+        };
+        let lid = lid_in(cc.s);
+        let type_key = match kind {
+            NodeKind::Switch => "switch",
+            NodeKind::Adapter => "ca",
+            NodeKind::Router => "rt",
+        };
+        let guid = if ibsim {
+            self.next_guid.get(type_key).copied().inspect(|&g| {
+                let step = if kind == NodeKind::Switch {
+                    1
+                } else {
+                    ports as u64 + 1
+                };
+                self.next_guid.insert(type_key, g.wrapping_add(step));
+            })
+        } else {
+            self.next_guid.remove(type_key)
+        }
+        .or_else(|| {
+            let prefix = &name.get(..2)?;
+            matches!(*prefix, "S-" | "H-" | "R-")
+                .then(|| hex(&name[2..]))
+                .flatten()
+        });
+        if !ibsim {
+            self.next_guid.clear();
+        }
+        self.pending_header = None;
+        if let Some(&first) = self.names.get(&name) {
+            return Err(format!(
+                "node \"{name}\" is defined twice (first at line {}); expected one record per node",
+                self.raw.nodes[first].line
+            ));
+        }
+        let idx = self.raw.nodes.len();
+        self.names.insert(name.clone(), idx);
+        self.raw.nodes.push(RawNode {
+            name,
+            kind,
+            description,
+            guid,
+            lid,
+            ports,
+            host_rank: None,
+            line: line_no,
+        });
+        self.record = Some(Record {
+            node: idx,
+            kind,
+            ports,
+        });
+        Ok(())
+    }
 }
 
 /// One port line of `rec`.
