@@ -40,6 +40,8 @@ impl InputQueued {
     /// The const parameters are [`allocate_span`]'s.
     pub(super) fn allocate<
         const FAST: bool,
+        const ACKS: bool,
+        const AGE: bool,
         const TABLES: bool,
         const LOOK: bool,
         const VCS: usize,
@@ -52,15 +54,14 @@ impl InputQueued {
     ) -> Result<(), Faulted> {
         let switches = self.switches();
         match self.block_bits {
-            None => allocate_span::<FAST, TABLES, LOOK, VCS, DEPTH, Owned, E>(
+            None => allocate_span::<FAST, ACKS, AGE, TABLES, LOOK, VCS, DEPTH, Owned, E>(
                 self.hot(),
                 now,
                 0..switches,
                 ep,
             ),
-            Some(bits) => {
-                self.allocate_in_blocks::<FAST, TABLES, LOOK, VCS, DEPTH, E>(now, bits, ep)
-            }
+            Some(bits) => self
+                .allocate_in_blocks::<FAST, ACKS, AGE, TABLES, LOOK, VCS, DEPTH, E>(now, bits, ep),
         }
     }
 
@@ -71,6 +72,8 @@ impl InputQueued {
     #[cold]
     fn allocate_in_blocks<
         const FAST: bool,
+        const ACKS: bool,
+        const AGE: bool,
         const TABLES: bool,
         const LOOK: bool,
         const VCS: usize,
@@ -87,7 +90,7 @@ impl InputQueued {
         for b in 0..blocks {
             self.arrivals(now, Some(b), ep);
             let span = b << bits..((b + 1) << bits).min(switches);
-            let r = allocate_span::<FAST, TABLES, LOOK, VCS, DEPTH, Owned, E>(
+            let r = allocate_span::<FAST, ACKS, AGE, TABLES, LOOK, VCS, DEPTH, Owned, E>(
                 self.hot(),
                 now,
                 span,
@@ -219,6 +222,8 @@ struct Cycle {
     switching: Switching,
     selection: Selection,
     port_priority: PortPriority,
+    /// An acknowledgement class is reserved (`ACKS`).
+    acks: bool,
     /// Age-based arbitration ([`PortPriority::Oldest`]).
     age: bool,
     /// Credits an output VC needs to be allocated to a data packet's head.
@@ -243,10 +248,16 @@ struct Cycle {
 }
 
 impl Cycle {
-    /// `set` as a kernel compiled with `FAST`, `VCS` and `DEPTH` reads it,
+    /// `set` as a kernel compiled with `FAST`, `ACKS`, `AGE`, `VCS` and `DEPTH` reads it,
     /// with `data_vcs` data VCs (the rest an acknowledgement class).
     #[inline(always)]
-    fn of<const FAST: bool, const VCS: usize, const DEPTH: usize>(
+    fn of<
+        const FAST: bool,
+        const ACKS: bool,
+        const AGE: bool,
+        const VCS: usize,
+        const DEPTH: usize,
+    >(
         set: Settings,
         now: u64,
         blocks: bool,
@@ -275,7 +286,7 @@ impl Cycle {
         } else {
             i32::from(set.packet_flits)
         };
-        let ack_lo = if FAST { v } else { data_vcs as usize };
+        let ack_lo = if FAST || !ACKS { v } else { data_vcs as usize };
         Cycle {
             now,
             v,
@@ -285,7 +296,8 @@ impl Cycle {
             switching,
             selection,
             port_priority,
-            age: port_priority == PortPriority::Oldest,
+            acks: ACKS && !FAST,
+            age: AGE,
             need,
             packet_flits: usize::from(set.packet_flits),
             ack_lo,
@@ -333,7 +345,13 @@ struct Made {
 /// `FAST`: the deterministic wormhole router, routelab's default
 /// ([`InputQueued::fast_router`]), compiled with its settings as
 /// constants: fewer live values in the loop (the busy-port iterator keeps
-/// one word) and no tests of them per VC. `TABLES` (only with `FAST`):
+/// one word) and no tests of them per VC. `ACKS` (never with `FAST`): an
+/// acknowledgement class is reserved; the runs without one are compiled
+/// without its selects (+4 % instructions on the general router with it a
+/// run-time test). `AGE` (never with `FAST`):
+/// age-based arbitration ([`PortPriority::Oldest`]); the other priorities
+/// are compiled without it (+9 % instructions on the general router with
+/// it a run-time test). `TABLES` (only with `FAST`):
 /// every answer comes from a table
 /// ([`Endpoints::only_tables`](crate::sim::endpoints::Endpoints::only_tables)),
 /// and a fresh head takes its table's one candidate ([`route_from_table`]).
@@ -347,6 +365,8 @@ struct Made {
 #[inline(never)]
 pub(super) fn allocate_span<
     const FAST: bool,
+    const ACKS: bool,
+    const AGE: bool,
     const TABLES: bool,
     const LOOK: bool,
     const VCS: usize,
@@ -378,7 +398,8 @@ pub(super) fn allocate_span<
         proposal,
         order,
     } = hot;
-    let k = Cycle::of::<FAST, VCS, DEPTH>(set, now, switch_wheel.is_none(), ep.data_vcs());
+    let k =
+        Cycle::of::<FAST, ACKS, AGE, VCS, DEPTH>(set, now, switch_wheel.is_none(), ep.data_vcs());
     let Wiring {
         in_ports,
         in_start,
@@ -569,7 +590,7 @@ fn route_port<const FAST: bool, const TABLES: bool, F: Family, E: HopCalls>(
             q.state = ROUTED;
         }
         // Acknowledgements are one flit long (selects).
-        let (need, len) = if x >= k.ack_lo {
+        let (need, len) = if k.acks && x >= k.ack_lo {
             (1, 1)
         } else {
             (k.need, k.packet_flits)
@@ -619,8 +640,8 @@ fn propose_port<const FAST: bool, F: Family, E: HopCalls>(
     let (pi, np, start, c, ready, rr) = pr;
     let v = k.v;
     // (`FAST` has no acknowledgement class and rotating priorities.)
-    let (age, ack_mask) = if FAST {
-        (false, 0)
+    let (age, ack_mask) = if FAST || !k.acks {
+        (k.age && !FAST, 0)
     } else {
         (k.age, k.ack_mask)
     };
@@ -664,7 +685,7 @@ fn propose_port<const FAST: bool, F: Family, E: HopCalls>(
     } else {
         pi16 + np16 - g.rr
     };
-    let prio = if FAST {
+    let prio = if !k.acks {
         pos
     } else {
         pos | (u16::from(x < k.ack_lo) << 15)

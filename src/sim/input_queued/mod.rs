@@ -699,20 +699,38 @@ impl InputQueued {
     /// The allocator's variant for this router and `ep`'s routing: the
     /// deterministic wormhole router with every answer from a table (with
     /// lookahead for one-flit packets), the same router asking its
-    /// routing, or the general router. The first takes its heads' answers
+    /// routing, or the general router (with an acknowledgement class or
+    /// without, with age-based arbitration or without). The first takes its heads' answers
     /// one switch ahead (`Ahead`), from the hosts' sends on.
     fn choose_kernel(&self, ep: &Endpoints) -> Kernel {
         let fast = self.fast_router(ep);
         let tables = fast && ep.has_tables();
         let look = tables && looks_ahead(self.set.packet_flits);
         type Run = fn(&mut InputQueued, u64, &mut Endpoints) -> Result<(), Faulted>;
-        let run: Run = match (fast, tables, look) {
-            (_, _, true) => Self::allocate_tables::<true>,
-            (_, true, false) => Self::allocate_tables::<false>,
-            (true, false, _) => Self::allocate::<true, false, false, 0, 0, Endpoints>,
-            (false, ..) => Self::allocate::<false, false, false, 0, 0, Endpoints>,
+        let acks = (ep.data_vcs() as usize) < self.set.v;
+        let age = self.set.port_priority == PortPriority::Oldest;
+        let run: Run = match (fast, tables, look, acks, age) {
+            (_, _, true, ..) => Self::allocate_tables::<true>,
+            (_, true, false, ..) => Self::allocate_tables::<false>,
+            (true, false, ..) => {
+                Self::allocate::<true, false, false, false, false, 0, 0, Endpoints>
+            }
+            (false, .., false, false) => Self::general::<false, false>,
+            (false, .., false, true) => Self::general::<false, true>,
+            (false, .., true, false) => Self::general::<true, false>,
+            (false, .., true, true) => Self::general::<true, true>,
         };
         Kernel { look, run }
+    }
+
+    /// The general router's allocation, with an acknowledgement class
+    /// (`ACKS`) and age-based arbitration (`AGE`) or without.
+    fn general<const ACKS: bool, const AGE: bool>(
+        &mut self,
+        now: u64,
+        ep: &mut Endpoints,
+    ) -> Result<(), Faulted> {
+        self.allocate::<false, ACKS, AGE, false, false, 0, 0, Endpoints>(now, ep)
     }
 
     /// The deterministic wormhole router's allocation with every answer
@@ -730,11 +748,11 @@ impl InputQueued {
         let Some(mut hops) = SharedHops::sole(ep) else {
             // Blocked cycles counted: the endpoint layer itself, compiled
             // for any shape.
-            return self.allocate::<true, true, LOOK, 0, 0, _>(now, ep);
+            return self.allocate::<true, false, false, true, LOOK, 0, 0, _>(now, ep);
         };
         let view = &mut hops;
         let r = with_shape!(self.set.v, self.set.depth, |V, D| {
-            self.allocate::<true, true, LOOK, V, D, _>(now, view)
+            self.allocate::<true, false, false, true, LOOK, V, D, _>(now, view)
         });
         let out = hops.outcome();
         r.and(end_shared_hops(ep, now, &[out]))

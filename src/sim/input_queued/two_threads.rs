@@ -498,8 +498,9 @@ fn run_half<const PREFETCH: bool, const VCS: usize, const DEPTH: usize>(
             order: &mut *order,
         };
         // (Split cycles look ahead whatever the packets' length.)
-        result =
-            allocate_span::<true, true, true, VCS, DEPTH, Shared, SharedHops>(hot, now, span, ep);
+        result = allocate_span::<true, false, false, true, true, VCS, DEPTH, Shared, SharedHops>(
+            hot, now, span, ep,
+        );
     }
     debug_assert_eq!(in_network, 0, "a flit to a host on a block's wheel");
     result
