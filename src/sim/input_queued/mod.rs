@@ -367,7 +367,7 @@ pub struct InputQueued {
 }
 
 /// One compiled variant of a cycle's switch allocation
-/// ([`InputQueued::allocate_blocks`]'s const parameters fixed), chosen by
+/// ([`InputQueued::allocate`]'s const parameters fixed), chosen by
 /// [`InputQueued::choose_kernel`] from the router's settings and the
 /// endpoint layer's routing, so that a cycle calls it without a match.
 #[derive(Clone, Copy)]
@@ -700,8 +700,9 @@ impl InputQueued {
     /// deterministic wormhole router with every answer from a table (with
     /// lookahead for one-flit packets), the same router asking its
     /// routing, or the general router (with an acknowledgement class or
-    /// without, with age-based arbitration or without). The first takes its heads' answers
-    /// one switch ahead (`Ahead`), from the hosts' sends on.
+    /// without, with age-based arbitration or without). The first takes
+    /// its heads' answers one switch ahead (`Ahead`), from the hosts' sends
+    /// on.
     fn choose_kernel(&self, ep: &Endpoints) -> Kernel {
         let fast = self.fast_router(ep);
         let tables = fast && ep.has_tables();

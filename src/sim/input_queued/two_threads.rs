@@ -431,7 +431,7 @@ impl TwoThreads {
 
 /// One half's blocks: each block's arrivals, then its switches. After a
 /// routing fault the half's later blocks' arrivals are still written (as
-/// [`InputQueued::allocate_blocks`] does), so no flit is lost.
+/// [`InputQueued::allocate`] does), so no flit is lost.
 fn run_half<const PREFETCH: bool, const VCS: usize, const DEPTH: usize>(
     half: Half<'_>,
     lanes: Lanes,
