@@ -5,11 +5,12 @@
 //! This is the simulator's hot path (docs/performance.md has the
 //! measurements behind each choice):
 //! - the switch's state is borrowed field by field into local slices once
-//!   per call, so the compiler keeps slice pointers in registers instead of
-//!   reloading them from `self` after every store;
+//!   per call ([`Hot`]), so the compiler keeps slice pointers in registers
+//!   instead of reloading them from `self` after every store;
 //! - only the input ports that hold flits are visited (a per-switch bit
 //!   set), in one pass that routes, allocates VCs and proposes for switch
-//!   allocation;
+//!   allocation ([`route_port`], [`propose_port`]), then the winners send
+//!   ([`grant_switch`]);
 //! - decisions whose outcome is a coin toss under random traffic are
 //!   written as selects rather than branches;
 //! - the router's own indices skip bounds checks ([`super::unchecked`]);
@@ -19,7 +20,7 @@
 use super::unchecked::{Family, Owned, Slots, at, at_mut, prefetch_at, range};
 use super::{
     ACTIVE, Ahead, Flit, FlitEvent, HEAD, IDLE, InChannel, InputQueued, InputVc, NONE, OutChannel,
-    OutputVc, Proposal, ROUTED, TAIL, View,
+    OutputVc, Proposal, ROUTED, Settings, TAIL, View,
 };
 use crate::routing::{Candidates, Selection};
 use crate::sim::config::{PortPriority, Switching};
@@ -31,17 +32,16 @@ use std::cell::Cell;
 
 impl InputQueued {
     /// Advance every switch that holds flits by one cycle, in switch order:
-    /// on a network of one arrival block, [`InputQueued::allocate`] over
-    /// all switches (their arrivals are written already); with more, each
+    /// on a network of one arrival block, [`allocate_span`] over all
+    /// switches (their arrivals are written already); with more, each
     /// block's arrivals and then the block ([`InputQueued::block_bits`]).
     /// After a routing fault the later blocks' arrivals are still written,
     /// so no flit is lost from the state the fault is reported on.
-    /// The const parameters are [`InputQueued::allocate`]'s.
-    pub(super) fn allocate_blocks<
+    /// The const parameters are [`allocate_span`]'s.
+    pub(super) fn allocate<
+        const FAST: bool,
         const ACKS: bool,
         const AGE: bool,
-        const FAST: bool,
-        const PREFETCH: bool,
         const TABLES: bool,
         const LOOK: bool,
         const VCS: usize,
@@ -54,29 +54,26 @@ impl InputQueued {
     ) -> Result<(), Faulted> {
         let switches = self.switches();
         match self.block_bits {
-            None => self.allocate::<ACKS, AGE, FAST, PREFETCH, TABLES, LOOK, false, VCS, DEPTH, _>(
+            None => allocate_span::<FAST, ACKS, AGE, TABLES, LOOK, VCS, DEPTH, Owned, E>(
+                self.hot(),
                 now,
                 0..switches,
                 ep,
             ),
             Some(bits) => self
-                .allocate_in_blocks::<ACKS, AGE, FAST, PREFETCH, TABLES, LOOK, VCS, DEPTH, _>(
-                    now, bits, ep,
-                ),
+                .allocate_in_blocks::<FAST, ACKS, AGE, TABLES, LOOK, VCS, DEPTH, E>(now, bits, ep),
         }
     }
 
-    /// [`InputQueued::allocate_blocks`] with blocks of `1 << bits`
-    /// switches. Out of line and cold, so that the loop without blocks is
-    /// compiled as it was before they existed (with this one inlined beside
-    /// it, it executed 2.6 % more instructions on `torus:8x8`).
+    /// [`InputQueued::allocate`] with blocks of `1 << bits` switches. Out
+    /// of line and cold, so that the call without blocks is compiled as it
+    /// was before they existed.
     #[inline(never)]
     #[cold]
     fn allocate_in_blocks<
+        const FAST: bool,
         const ACKS: bool,
         const AGE: bool,
-        const FAST: bool,
-        const PREFETCH: bool,
         const TABLES: bool,
         const LOOK: bool,
         const VCS: usize,
@@ -93,11 +90,13 @@ impl InputQueued {
         for b in 0..blocks {
             self.arrivals(now, Some(b), ep);
             let span = b << bits..((b + 1) << bits).min(switches);
-            if let Err(e) = self
-                .allocate::<ACKS, AGE, FAST, PREFETCH, TABLES, LOOK, true, VCS, DEPTH, _>(
-                    now, span, ep,
-                )
-            {
+            let r = allocate_span::<FAST, ACKS, AGE, TABLES, LOOK, VCS, DEPTH, Owned, E>(
+                self.hot(),
+                now,
+                span,
+                ep,
+            );
+            if let Err(e) = r {
                 for later in b + 1..blocks {
                     self.arrivals(now, Some(later), ep);
                 }
@@ -107,76 +106,22 @@ impl InputQueued {
         Ok(())
     }
 
-    /// Advance the switches of `span` that hold flits by one cycle, in
-    /// switch order.
-    /// The error (rare) is a routing's bad answer; the caller turns it into
-    /// a [`SimError`](crate::sim::SimError) (kept small so the common `Ok`
-    /// return costs nothing).
-    ///
-    /// `ACKS`: whether an acknowledgement class is reserved. The run without
-    /// one (every routing but feedback ones) is compiled without the
-    /// acknowledgement selects. `AGE`: age-based arbitration
-    /// ([`PortPriority::Oldest`]); the other priorities are compiled
-    /// without it. `FAST`: the deterministic wormhole router, routelab's
-    /// default (no acknowledgement class, rotating priorities, wormhole
-    /// switching without waiting for the tail credit, [`Selection::Fixed`],
-    /// at most 64 input ports a switch), compiled with those settings as
-    /// constants: fewer live values in the loop (the busy-port iterator
-    /// keeps one word) and no tests of them per VC (−4 % instructions,
-    /// docs/performance.md). The caller picks it only when the router is so
-    /// configured, so the results are the same either way; with `TABLES`
-    /// it also requires [`Endpoints::only_tables`](crate::sim::endpoints::Endpoints::only_tables), and routes a fresh head
-    /// from its table's one candidate ([`Endpoints::table_route`](crate::sim::endpoints::Endpoints::table_route), the same
-    /// answers, no routing called, no candidate list). `PREFETCH`
-    /// (taken with `FAST` on large networks, [`InputQueued::prefetch`]):
-    /// before a switch, ask the cache for the records of the switch
-    /// [`SWITCHES_AHEAD`] on. `TABLES`: some routing epoch's answers are
-    /// looked up in a table ([`Endpoints::route`](crate::sim::endpoints::Endpoints::route)); the runs without one
-    /// are compiled without the lookup. `LOOK` (read only with `FAST` and
-    /// `TABLES`): a head granted to a switch takes its answer there along
-    /// ([`super::Ahead`], lookahead routing); runs of longer packets are
-    /// compiled without it ([`super::looks_ahead`]). `BLOCKS`: the network has more
-    /// than one arrival block ([`InputQueued::block_bits`]), `span` is one
-    /// of them and flits to switches go to their blocks' wheels; the runs
-    /// with one are compiled without them.
+    /// The allocation loop's state ([`Hot`]), borrowed field by field:
+    /// slices, not `&mut Vec`s, so that their pointers and lengths stay in
+    /// registers.
     #[inline(always)]
-    pub(super) fn allocate<
-        const ACKS: bool,
-        const AGE: bool,
-        const FAST: bool,
-        const PREFETCH: bool,
-        const TABLES: bool,
-        const LOOK: bool,
-        const BLOCKS: bool,
-        const VCS: usize,
-        const DEPTH: usize,
-        E: HopCalls,
-    >(
-        &mut self,
-        now: u64,
-        span: std::ops::Range<usize>,
-        ep: &mut E,
-    ) -> Result<(), Faulted> {
+    fn hot(&mut self) -> Hot<'_, Owned> {
         let InputQueued {
-            v,
-            depth,
-            packet_flits,
-            switching,
-            selection,
-            port_priority,
-            wait_for_tail_credit,
-            link_latency,
-            switch_delay,
-            first_ejection,
+            set,
             in_ports,
             in_start,
             sw_out,
             out_start,
+            block_of,
             inch,
-            port_words,
             busy,
             flits,
-            ivc: ivcs,
+            ivc,
             cands,
             ovc,
             outch,
@@ -184,35 +129,25 @@ impl InputQueued {
             flit_wheel,
             switch_wheel,
             block_wheels,
-            block_of,
             credit_wheel,
             proposal,
             order,
+            block_bits,
             ..
         } = self;
-        // Slices, not `&mut Vec`s: their pointers and lengths stay in
-        // registers.
-        let hot = Hot::<Owned> {
-            v: *v,
-            depth: *depth,
-            packet_flits: *packet_flits,
-            switching: *switching,
-            selection: *selection,
-            port_priority: *port_priority,
-            wait_for_tail_credit: *wait_for_tail_credit,
-            link_latency: *link_latency,
-            switch_delay: *switch_delay,
-            first_ejection: *first_ejection,
-            port_words: *port_words,
-            in_ports,
-            in_start,
-            sw_out,
-            out_start,
-            block_of,
+        Hot {
+            set: *set,
+            wiring: Wiring {
+                in_ports,
+                in_start,
+                sw_out,
+                out_start,
+                block_of,
+            },
             inch: &mut inch[..],
             busy: &mut busy[..],
             flits: &flits[..],
-            ivcs: &mut ivcs[..],
+            ivcs: &mut ivc[..],
             cands: &mut cands[..],
             outch: &mut outch[..],
             sw_rr: &mut sw_rr[..],
@@ -221,41 +156,39 @@ impl InputQueued {
             // their owners (a `Cell` of a `Copy` value costs nothing).
             ovc: Cell::from_mut(&mut ovc[..]).as_slice_of_cells(),
             flit_wheel,
-            switch_wheel: Some(switch_wheel),
+            switch_wheel: block_bits.is_none().then_some(switch_wheel),
             block_wheels: &mut block_wheels[..],
             credit_wheel,
             proposal: &mut proposal[..],
             order,
-        };
-        // (One thread looks ahead only for one-flit packets: `SINGLE` is
-        // `LOOK`.)
-        allocate_span::<ACKS, AGE, FAST, PREFETCH, TABLES, LOOK, LOOK, BLOCKS, VCS, DEPTH, Owned, E>(
-            hot, now, span, ep,
-        )
+        }
     }
 }
 
+/// The router's read-only tables: each switch's connected input ports
+/// and output channels, and each channel's arrival block.
+#[derive(Clone, Copy)]
+pub(super) struct Wiring<'a> {
+    /// Switch s's input ports as (port, input channel):
+    /// `in_ports[in_start[s]..in_start[s + 1]]`.
+    pub(super) in_ports: &'a [(PortId, u32)],
+    pub(super) in_start: &'a [u32],
+    /// Switch s's output channel by port (or NONE):
+    /// `sw_out[out_start[s]..out_start[s + 1]]`.
+    pub(super) sw_out: &'a [u32],
+    pub(super) out_start: &'a [u32],
+    /// Per channel, the arrival block of the switch it reaches (NONE, or
+    /// empty with one block).
+    pub(super) block_of: &'a [u32],
+}
+
 /// What one thread's allocation loop reads and writes: the router's
-/// settings, its tables, its per-channel and per-switch state (as slices
+/// settings and tables, its per-channel and per-switch state (as slices
 /// with one thread, as lanes with two, `super::lane::Lane`,
 /// [`super::two_threads`]), the wheels its sends go to and its scratch.
 pub(super) struct Hot<'a, F: Family> {
-    pub(super) v: usize,
-    pub(super) depth: usize,
-    pub(super) packet_flits: u16,
-    pub(super) switching: Switching,
-    pub(super) selection: Selection,
-    pub(super) port_priority: PortPriority,
-    pub(super) wait_for_tail_credit: bool,
-    pub(super) link_latency: u64,
-    pub(super) switch_delay: u64,
-    pub(super) first_ejection: u32,
-    pub(super) port_words: usize,
-    pub(super) in_ports: &'a [(PortId, u32)],
-    pub(super) in_start: &'a [u32],
-    pub(super) sw_out: &'a [u32],
-    pub(super) out_start: &'a [u32],
-    pub(super) block_of: &'a [u32],
+    pub(super) set: Settings,
+    pub(super) wiring: Wiring<'a>,
     pub(super) inch: &'a mut F::Arr<InChannel>,
     pub(super) busy: &'a mut F::Arr<u64>,
     pub(super) flits: &'a F::Arr<Flit>,
@@ -266,7 +199,8 @@ pub(super) struct Hot<'a, F: Family> {
     pub(super) ovc: &'a [Cell<OutputVc>],
     pub(super) flit_wheel: &'a mut TimeWheel<FlitEvent>,
     /// The wheel of flits to switches with one arrival block (the model's
-    /// `switch_wheel`); None with more (each block's own wheel).
+    /// `switch_wheel`); None with more (each block's own wheel, through
+    /// [`Wiring::block_of`]).
     pub(super) switch_wheel: Option<&'a mut TimeWheel<FlitEvent>>,
     pub(super) block_wheels: &'a mut [TimeWheel<FlitEvent>],
     pub(super) credit_wheel: &'a mut TimeWheel<u32>,
@@ -274,29 +208,167 @@ pub(super) struct Hot<'a, F: Family> {
     pub(super) order: &'a mut Vec<(u64, u32)>,
 }
 
+/// The router's settings as one call of [`allocate_span`] uses them, the
+/// kernel's constants in place (`FAST`, `VCS`, `DEPTH`), and what follows
+/// from them.
+#[derive(Clone, Copy)]
+struct Cycle {
+    now: u64,
+    v: usize,
+    depth: usize,
+    /// Busy-port words a switch.
+    w: usize,
+    vcs: u8,
+    switching: Switching,
+    selection: Selection,
+    port_priority: PortPriority,
+    /// An acknowledgement class is reserved (`ACKS`).
+    acks: bool,
+    /// Age-based arbitration ([`PortPriority::Oldest`]).
+    age: bool,
+    /// Credits an output VC needs to be allocated to a data packet's head.
+    need: i32,
+    packet_flits: usize,
+    /// The acknowledgement class: VCs `ack_lo..v` (one-flit packets), as
+    /// a mask; with none reserved `ack_lo == v`, the mask is 0 and every
+    /// select on them takes its data side.
+    ack_lo: usize,
+    ack_mask: u32,
+    first_ejection: u32,
+    link_latency: u64,
+    switch_delay: u64,
+    /// More than one arrival block: flits to switches go to their blocks'
+    /// wheels.
+    blocks: bool,
+    prefetch: bool,
+    /// The deterministic wormhole router with the VCs' number a constant
+    /// keeps a proposal's input VC alone: the grant finds its channel and
+    /// VC by a shift and a mask.
+    lean: bool,
+}
+
+impl Cycle {
+    /// `set` as a kernel compiled with `FAST`, `ACKS`, `AGE`, `VCS` and `DEPTH` reads it,
+    /// with `data_vcs` data VCs (the rest an acknowledgement class).
+    #[inline(always)]
+    fn of<
+        const FAST: bool,
+        const ACKS: bool,
+        const AGE: bool,
+        const VCS: usize,
+        const DEPTH: usize,
+    >(
+        set: Settings,
+        now: u64,
+        blocks: bool,
+        data_vcs: u8,
+    ) -> Cycle {
+        let (v, depth) = super::shape::<VCS, DEPTH>(set.v, set.depth);
+        // `FAST`: the deterministic wormhole router (no acknowledgement
+        // class, rotating priorities, wormhole switching without waiting
+        // for the tail credit, `Selection::Fixed`, at most 64 input ports
+        // a switch), with those settings as constants.
+        let (switching, selection, port_priority) = if FAST {
+            (
+                Switching::Wormhole,
+                Selection::Fixed,
+                PortPriority::Rotating,
+            )
+        } else {
+            (set.switching, set.selection, set.port_priority)
+        };
+        let need = if FAST {
+            1
+        } else if set.wait_for_tail_credit {
+            depth as i32
+        } else if switching == Switching::Wormhole {
+            1
+        } else {
+            i32::from(set.packet_flits)
+        };
+        let ack_lo = if FAST || !ACKS { v } else { data_vcs as usize };
+        Cycle {
+            now,
+            v,
+            depth,
+            w: if FAST { 1 } else { set.port_words },
+            vcs: v as u8,
+            switching,
+            selection,
+            port_priority,
+            acks: ACKS && !FAST,
+            age: AGE,
+            need,
+            packet_flits: usize::from(set.packet_flits),
+            ack_lo,
+            ack_mask: ((1u32 << v) - 1) & !((1u32 << ack_lo) - 1),
+            first_ejection: set.first_ejection,
+            link_latency: set.link_latency,
+            switch_delay: set.switch_delay,
+            blocks,
+            prefetch: set.prefetch,
+            lean: FAST && VCS > 0,
+        }
+    }
+}
+
+/// The proposals a switch has made so far in switch allocation.
+#[derive(Clone, Copy, Default)]
+struct Made {
+    /// How many, in `proposal[..n]` in the order they were made, and how
+    /// many of those from the round-robin pointer on (for the grants,
+    /// which go in ascending port order).
+    n: usize,
+    split: usize,
+    /// `FAST` (at most 64 input ports): the proposals are kept by input
+    /// port instead, `proposal[pi]`, and this word has a bit for each port
+    /// that proposed, so that the grants walk it in ascending port order
+    /// with no count, split or wrap.
+    proposed: u64,
+}
+
 /// [`InputQueued::allocate`]'s loop over the switches of `span`, on one
 /// thread's [`Hot`] state (the whole router's with one thread, with two
 /// the same arrays shared as lanes, each thread on its own switches) and
-/// its endpoint calls ([`HopCalls`]). The const parameters are
-/// [`InputQueued::allocate`]'s, and `SINGLE`: every packet is one flit,
-/// so every flit is its packet's head and tail, which the grant then
-/// need not read from the flit (one thread passes its `LOOK`, chosen only
-/// for one-flit packets, [`super::looks_ahead`]; split cycles, which look
-/// ahead whatever the packets' length, pass false; 1.2 % fewer
-/// instructions on `torus:8x8` at 0.3). Out of line: compiled inside its callers it
-/// executed 2-3 % more instructions on the tori (callgrind; its own
-/// function keeps the loop's values in registers).
+/// its endpoint calls ([`HopCalls`]): at each switch that holds flits,
+/// one pass over its busy input ports in round-robin order (from the
+/// switch's pointer on, then those before it), each port routing its new
+/// heads and allocating them output VCs ([`route_port`]), then proposing
+/// one VC for switch allocation ([`propose_port`]); then the grants
+/// ([`grant_switch`]). Proposing right away is the same as proposing in
+/// a second pass: a port's proposal depends only on its own VCs and on
+/// output credits, which VC allocation elsewhere does not change.
+///
+/// The error (rare) is a routing's bad answer; the caller turns it into
+/// a [`SimError`](crate::sim::SimError).
+///
+/// `FAST`: the deterministic wormhole router, routelab's default
+/// ([`InputQueued::fast_router`]), compiled with its settings as
+/// constants: fewer live values in the loop (the busy-port iterator keeps
+/// one word) and no tests of them per VC. `ACKS` (never with `FAST`): an
+/// acknowledgement class is reserved; the runs without one are compiled
+/// without its selects (+4 % instructions on the general router with it a
+/// run-time test). `AGE` (never with `FAST`):
+/// age-based arbitration ([`PortPriority::Oldest`]); the other priorities
+/// are compiled without it (+9 % instructions on the general router with
+/// it a run-time test). `TABLES` (only with `FAST`):
+/// every answer comes from a table
+/// ([`Endpoints::only_tables`](crate::sim::endpoints::Endpoints::only_tables)),
+/// and a fresh head takes its table's one candidate ([`route_from_table`]).
+/// `LOOK` (only with both): a head granted to a switch takes its answer
+/// there along ([`super::Ahead`], lookahead routing). `VCS` and `DEPTH`:
+/// the router's shape as constants, or 0 ([`super::with_shape!`]).
+///
+/// Out of line: compiled inside its callers it executed 2-3 % more
+/// instructions on the tori (callgrind; its own function keeps the loop's
+/// values in registers).
 #[inline(never)]
-#[allow(clippy::too_many_lines)]
 pub(super) fn allocate_span<
+    const FAST: bool,
     const ACKS: bool,
     const AGE: bool,
-    const FAST: bool,
-    const PREFETCH: bool,
     const TABLES: bool,
     const LOOK: bool,
-    const SINGLE: bool,
-    const BLOCKS: bool,
     const VCS: usize,
     const DEPTH: usize,
     F: Family,
@@ -307,390 +379,514 @@ pub(super) fn allocate_span<
     span: std::ops::Range<usize>,
     ep: &mut E,
 ) -> Result<(), Faulted> {
-    {
-        let Hot {
-            v,
-            depth,
-            packet_flits,
-            switching,
-            selection,
-            port_priority,
-            wait_for_tail_credit,
-            link_latency,
-            switch_delay,
-            first_ejection,
-            port_words,
-            in_ports,
-            in_start,
+    // (Moved into locals: the slices' pointers stay in registers.)
+    let Hot {
+        set,
+        wiring,
+        inch,
+        busy,
+        flits,
+        ivcs,
+        cands,
+        outch,
+        sw_rr,
+        ovc,
+        flit_wheel,
+        switch_wheel,
+        block_wheels,
+        credit_wheel,
+        proposal,
+        order,
+    } = hot;
+    let k =
+        Cycle::of::<FAST, ACKS, AGE, VCS, DEPTH>(set, now, switch_wheel.is_none(), ep.data_vcs());
+    let Wiring {
+        in_ports,
+        in_start,
+        sw_out,
+        out_start,
+        block_of,
+    } = wiring;
+    debug_assert!(out_start.len() == in_start.len());
+    let switches = in_start.len() - 1;
+    // (Two threads: only switches of this span, which are this thread's;
+    // another's busy words may be being written.)
+    let ahead_end = if F::SHARED { span.end } else { switches };
+    let mut scratch = Candidates::default();
+    // Every send of the cycle goes to one of these buckets (flits to hosts
+    // on the flit wheel, to switches on the switch wheel, or with arrival
+    // blocks on their blocks' wheels): looked up once, not per flit.
+    let (near, far) = (now + k.link_latency, now + k.link_latency + k.switch_delay);
+    let mut sends = match switch_wheel {
+        Some(to_switches) => Sends::split(flit_wheel, near, to_switches, far),
+        None => flit_wheel.sends(near, far),
+    };
+    let credit_bucket = credit_wheel.bucket_mut(now + k.link_latency);
+    for s in span {
+        if k.prefetch && s + SWITCHES_AHEAD < ahead_end {
+            prefetch_switch::<F>(s + SWITCHES_AHEAD, &k, busy, wiring, inch, ivcs);
+        }
+        // A switch holds flits when one of its input ports does.
+        let words = range(busy, s * k.w, (s + 1) * k.w);
+        if words.iter().all(|&word| word == 0) {
+            continue;
+        }
+        let first = *at(in_start, s) as usize;
+        let np = *at(in_start, s + 1) as usize - first;
+        let ports = range(in_ports, first, first + np);
+        let out = range(
             sw_out,
-            out_start,
-            block_of,
-            inch,
-            busy,
-            flits,
-            ivcs,
-            cands,
-            outch,
-            sw_rr,
-            ovc,
-            flit_wheel,
-            switch_wheel,
-            block_wheels,
-            credit_wheel,
-            proposal,
-            order,
-        } = hot;
-        let (v, depth) = super::shape::<VCS, DEPTH>(v, depth);
-        // The deterministic wormhole router with the VCs' number a
-        // constant keeps a proposal's input VC alone: the grant finds its
-        // channel and VC by a shift and a mask.
-        let lean = FAST && VCS > 0;
-        let w = if FAST { 1 } else { port_words };
-        let (switching, selection, port_priority) = if FAST {
-            (
-                Switching::Wormhole,
-                Selection::Fixed,
-                PortPriority::Rotating,
-            )
-        } else {
-            (switching, selection, port_priority)
-        };
-        let need = if FAST {
-            1
-        } else if wait_for_tail_credit {
-            depth as i32
-        } else if switching == Switching::Wormhole {
-            1
-        } else {
-            packet_flits as i32
-        };
-        // The acknowledgement class (VCs `ack_lo..v`, one-flit packets);
-        // with none reserved `ack_lo == v` and every select below takes its
-        // data side.
-        let ack_lo = ep.data_vcs() as usize;
-        let ack_mask = ((1u32 << v) - 1) & !((1u32 << ack_lo) - 1);
-        let vcs = v as u8;
-        let mut scratch = Candidates::default();
-        debug_assert!(out_start.len() == in_start.len());
-        let switches = in_start.len() - 1;
-        let ahead_end = if F::SHARED { span.end } else { switches };
-        // Every send of the cycle goes to one of these buckets (or, with
-        // arrival blocks, a flit to a switch to its block's wheel): looked
-        // up once, not per flit.
-        // (Flits to hosts on the flit wheel, to switches on the switch
-        // wheel, or with arrival blocks on their blocks' wheels.)
-        let (near, far) = (now + link_latency, now + link_latency + switch_delay);
-        debug_assert!(
-            BLOCKS || switch_wheel.is_some(),
-            "no wheel for flits to switches"
+            *at(out_start, s) as usize,
+            *at(out_start, s + 1) as usize,
         );
-        let mut sends = match switch_wheel {
-            Some(to_switches) if !BLOCKS => Sends::split(flit_wheel, near, to_switches, far),
-            _ => flit_wheel.sends(near, far),
+        // (A switch visited holds flits, so it has an input port.)
+        debug_assert!(np > 0);
+        let view = View {
+            credits: ovc,
+            out,
+            v: k.v,
         };
-        let credit_bucket = credit_wheel.bucket_mut(now + link_latency);
-        for s in span {
-            // (Two threads: only switches of this span, which are this
-            // thread's; another's busy words may be being written.)
-            if PREFETCH && s + SWITCHES_AHEAD < ahead_end {
-                prefetch_switch::<F>(
-                    s + SWITCHES_AHEAD,
-                    w,
-                    v,
-                    busy,
-                    in_ports,
-                    in_start,
-                    inch,
-                    ivcs,
-                );
-            }
-            // A switch holds flits when one of its input ports does.
-            let words = range(busy, s * w, (s + 1) * w);
-            if words.iter().all(|&word| word == 0) {
-                continue;
-            }
-            let first = *at(in_start, s) as usize;
-            let np = *at(in_start, s + 1) as usize - first;
-            let ports = range(in_ports, first, first + np);
-            let out = range(
-                sw_out,
-                *at(out_start, s) as usize,
-                *at(out_start, s + 1) as usize,
-            );
-            // (A switch visited holds flits, so it has an input port.)
-            debug_assert!(np > 0);
-            let np16 = np as u16;
-            let view = View {
-                credits: ovc,
+        let start = match k.port_priority {
+            PortPriority::Rotating | PortPriority::Oldest => *at(sw_rr, s) as usize,
+            PortPriority::Random => random_port(now, s, np),
+        };
+        let mut busy_ports = BusyPorts::new(words, start);
+        if k.age {
+            order_by_age::<F, E>(&k, order, &mut busy_ports, ports, inch, ivcs, flits, ep);
+        }
+        let mut sorted = order.iter();
+        let mut made = Made::default();
+        loop {
+            let next = if k.age {
+                sorted.next().map(|&(_, pi)| pi as usize)
+            } else {
+                busy_ports.next()
+            };
+            let Some(pi) = next else { break };
+            let (p, c) = *at(ports, pi);
+            let c = c as usize;
+            let ch = *at(inch, c);
+            let routed = route_port::<FAST, TABLES, F, E>(
+                &k,
+                s,
+                p,
+                c,
+                ch,
+                &view,
                 out,
-                v,
-            };
-
-            // One pass over the busy input ports (holding flits) in
-            // round-robin order: from the switch's pointer on, then those
-            // before it. Each port first routes its new head flits and
-            // allocates output VCs, then proposes one VC for switch
-            // allocation. Proposing right away is the same as proposing in a
-            // second pass: a port's proposal depends only on its own VCs and
-            // on output credits, which VC allocation elsewhere does not change.
-            let start = match port_priority {
-                PortPriority::Rotating | PortPriority::Oldest => *at(sw_rr, s) as usize,
-                PortPriority::Random => random_port(now, s, np),
-            };
-            let mut busy_ports = BusyPorts::new(words, start);
-            if AGE {
-                order_by_age::<F, E>(
-                    order,
-                    &mut busy_ports,
-                    ports,
-                    inch,
-                    ivcs,
-                    flits,
-                    v,
-                    depth,
-                    ep,
-                );
-            }
-            let mut sorted = order.iter();
-            let mut n = 0;
-            // Where the proposals wrap past the last port (for the
-            // traversal below, which goes in ascending port order): ports
-            // from `start` up come first, so it is their count.
-            let mut split = 0;
-            // `FAST` (at most 64 input ports): the proposals are kept by
-            // input port instead, `proposal[pi]`, and this word has a bit
-            // for each port that proposed, so that the grants walk it in
-            // ascending port order with no count, split or wrap.
-            let mut proposed = 0u64;
-            loop {
-                let next = if AGE {
-                    sorted.next().map(|&(_, pi)| pi as usize)
-                } else {
-                    busy_ports.next()
-                };
-                let Some(pi) = next else { break };
-                let (p, c) = *at(ports, pi);
-                let c = c as usize;
-                let InChannel {
-                    nonempty,
-                    mut active,
-                    rr,
-                    ..
-                } = *at(inch, c);
-                let mut waiting = nonempty & !active;
-                while waiting != 0 {
-                    let x = waiting.trailing_zeros() as usize;
-                    waiting &= waiting - 1;
-                    let i = c * v + x;
-                    let q = at_mut(ivcs, i);
-                    // A head flit just reaching the front routes into the
-                    // scratch list; only if it then fails to get an output
-                    // VC is the list stored for its retries (`cands[i]`,
-                    // 66 bytes a VC, mostly untouched: smaller working set).
-                    let fresh = q.state == IDLE;
-                    if FAST && TABLES && fresh {
-                        // The deterministic wormhole router with every
-                        // answer from a table: the one candidate as it is.
-                        match route_from_table::<F, E>(
-                            q, i, x, s, flits, depth, vcs, out, ovc, v, cands, ep,
-                        ) {
-                            Ok(bit) => active |= bit,
-                            Err(e) => {
-                                withdraw::<FAST, F>(proposal, n, proposed, outch, ivcs);
-                                return Err(e);
-                            }
-                        }
-                        continue;
-                    }
-                    if fresh {
-                        let f = *at(flits, i * depth + q.head as usize);
-                        debug_assert!(
-                            f.flags() & HEAD != 0,
-                            "non-head flit at the front of an idle VC"
-                        );
-                        let cand = &mut scratch;
-                        cand.clear();
-                        // (The answer it may have come with, `Ahead`, is
-                        // dropped: this router asks the routing.)
-                        q.ahead = Ahead::NONE;
-                        if let Err(e) = ep.route::<TABLES>(
-                            f.packet,
-                            s as u32,
-                            p,
-                            x as u8,
-                            now,
-                            &view,
-                            out.len(),
-                            vcs,
-                            cand,
-                        ) {
-                            withdraw::<FAST, F>(proposal, n, proposed, outch, ivcs);
-                            return Err(e);
-                        }
-                        q.state = ROUTED;
-                    }
-                    // Acknowledgements are one flit long (selects).
-                    let ack = ACKS && x >= ack_lo;
-                    let (need, len) = if ack {
-                        (1, 1)
-                    } else {
-                        (need, packet_flits as usize)
-                    };
-                    let ready = switching != Switching::StoreAndForward
-                        || whole_packet_here(flits, q, i, depth, len);
-                    active |= allocate_vc::<F>(
-                        q, i, x, ready, fresh, &scratch, cands, ovc, out, v, need, selection,
-                    );
-                }
-                at_mut(inch, c).active = active;
-
-                // Switch allocation, input stage: the port proposes one
-                // VC (round-robin from its pointer) whose output VC has a
-                // credit, an acknowledgement VC before data VCs...
-                let ready = (nonempty & active) as u32;
-                if ready == 0 {
-                    continue;
-                }
-                let acks_ready = if ACKS { ready & ack_mask } else { 0 };
-                let offer = |mask: u32| {
-                    if AGE {
-                        propose_oldest(mask, v, c, ivcs, ovc, flits, depth, ep)
-                    } else {
-                        propose(mask, rr as u32, v, c, ivcs, ovc)
-                    }
-                };
-                let mut chosen = offer(if acks_ready != 0 { acks_ready } else { ready });
-                if chosen.is_none() && acks_ready != 0 {
-                    chosen = offer(ready & !ack_mask);
-                }
-                if let Some(x) = chosen {
-                    let i = c * v + x;
-                    let q = *at(ivcs, i);
-                    // (Age-based: grants go in visiting order, split 0.)
-                    if FAST {
-                        proposed |= 1 << pi;
-                    } else {
-                        split += usize::from(!AGE && pi >= start);
-                    }
-                    if lean {
-                        at_mut(proposal, pi).ivc = i as u32;
-                    } else {
-                        *at_mut(proposal, if FAST { pi } else { n }) = Proposal {
-                            ivc: i as u32,
-                            ch: c as u32,
-                            next_port: if pi + 1 >= np { 0 } else { pi as u16 + 1 },
-                            vc: x as u8,
-                            next_vc: if x + 1 == v { 0 } else { x as u8 + 1 },
-                        };
-                    }
-                    if !FAST {
-                        n += 1;
-                    }
-                    // ...and each output port keeps the proposal that comes
-                    // first after its own round-robin pointer (out rr <= np:
-                    // it is only ever set by this switch, and np reads as 0),
-                    // acknowledgements before data (bit 15).
-                    let g = at_mut(outch, q.out_ch as usize);
-                    let pi16 = pi as u16;
-                    let pos = if AGE {
-                        // Age-based: the port visited first wins.
-                        n as u16 - 1
-                    } else if pi16 >= g.rr {
-                        pi16 - g.rr
-                    } else {
-                        pi16 + np16 - g.rr
-                    };
-                    let prio = if ACKS {
-                        pos | (u16::from(x < ack_lo) << 15)
-                    } else {
-                        pos
-                    };
-                    if g.ivc == NONE || prio < g.prio {
-                        g.prio = prio;
-                        g.ivc = i as u32;
-                    }
-                }
-            }
-            *at_mut(sw_rr, s) = if start + 1 >= np { 0 } else { start as u32 + 1 };
-
-            // Grants and traversal, in ascending input-port order (the
-            // proposals were made from the round-robin pointer on): winners
-            // send one flit; it reaches the next switch after link latency +
-            // switch delay (a host after the link latency), and a credit
-            // returns upstream after the link latency.
-            let made = proposed;
-            let mut j = if split == n { 0 } else { split };
-            let mut left = n;
-            loop {
-                let (pr, pi) = if FAST {
-                    if proposed == 0 {
-                        break;
-                    }
-                    let pi = proposed.trailing_zeros() as usize;
-                    proposed &= proposed - 1;
-                    (*at(proposal, pi), pi)
-                } else {
-                    if left == 0 {
-                        break;
-                    }
-                    left -= 1;
-                    let pr = *at(proposal, j);
-                    j = if j + 1 == n { 0 } else { j + 1 };
-                    (pr, 0)
-                };
-                let i = pr.ivc as usize;
-                let q: &mut InputVc = at_mut(ivcs, i);
-                let oc = q.out_ch;
-                let g = at_mut(outch, oc as usize);
-                if g.ivc != i as u32 {
-                    continue;
-                }
-                grant::<FAST, TABLES, LOOK, SINGLE, BLOCKS, F, E>(
-                    pr,
-                    pi,
-                    lean,
-                    Cycle {
-                        now,
-                        s,
-                        w,
-                        v,
-                        depth,
-                        vcs,
-                        first_ejection,
-                        link_latency,
-                        switch_delay,
-                    },
-                    Grant {
-                        q,
-                        g,
-                        inch,
-                        busy,
-                        flits,
-                        ovc,
-                        credit_bucket,
-                        sends: &mut sends,
-                        block_of,
-                        block_wheels,
-                    },
-                    ep,
-                );
-            }
-            // Every port proposed to had a winner, whose grant cleared it.
-            debug_assert!(
-                made_proposals::<FAST>(proposal, n, made).all(|pr| at(
-                    outch,
-                    at(ivcs, pr.ivc as usize).out_ch as usize
-                )
-                .ivc == NONE),
-                "a proposal outlived its switch's allocation"
+                ovc,
+                &mut scratch,
+                ivcs,
+                flits,
+                cands,
+                ep,
             );
-            // (A proposal is always granted to some port: the switch sent
-            // if it proposed.)
-            if made != 0 || n > 0 {
-                ep.progress(now);
+            let active = match routed {
+                Ok(active) => active,
+                Err(e) => {
+                    withdraw::<FAST, F>(proposal, made, outch, ivcs);
+                    return Err(e);
+                }
+            };
+            at_mut(inch, c).active = active;
+            let ready = (ch.nonempty & active) as u32;
+            if ready != 0 {
+                let pr = (pi, np, start, c, ready, ch.rr);
+                propose_port::<FAST, F, E>(
+                    &k, pr, &mut made, ivcs, ovc, flits, outch, proposal, ep,
+                );
             }
         }
-        Ok(())
+        *at_mut(sw_rr, s) = if start + 1 >= np { 0 } else { start as u32 + 1 };
+        grant_switch::<FAST, TABLES, LOOK, F, E>(
+            &k,
+            s,
+            made,
+            proposal,
+            ivcs,
+            outch,
+            Traversal {
+                inch,
+                busy,
+                flits,
+                ovc,
+                block_of,
+                block_wheels,
+                credit_bucket: &mut *credit_bucket,
+                sends: &mut sends,
+            },
+            ep,
+        );
+        // (A proposal is always granted to some port: the switch sent if it
+        // proposed.)
+        if made.proposed != 0 || made.n > 0 {
+            ep.progress(now);
+        }
+    }
+    Ok(())
+}
+
+/// Routing and VC allocation at one busy input port (port `p` of switch
+/// `s`, input channel `c`, whose record is `ch`): each VC holding flits
+/// but no output VC routes its head if it just reached the front (into
+/// `scratch`; only if it then fails to get an output VC is the list
+/// stored for its retries, `cands[i]`, 66 bytes a VC, mostly untouched:
+/// a smaller working set), then asks for an output VC. Returns the
+/// port's active VCs (those holding an output VC), or the routing's fault.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn route_port<const FAST: bool, const TABLES: bool, F: Family, E: HopCalls>(
+    k: &Cycle,
+    s: usize,
+    p: PortId,
+    c: usize,
+    ch: InChannel,
+    view: &View<'_>,
+    out: &[u32],
+    ovc: &[Cell<OutputVc>],
+    scratch: &mut Candidates,
+    ivcs: &mut F::Arr<InputVc>,
+    flits: &F::Arr<Flit>,
+    cands: &mut F::Arr<Candidates>,
+    ep: &mut E,
+) -> Result<u16, Faulted> {
+    let (v, depth) = (k.v, k.depth);
+    let mut active = ch.active;
+    let mut waiting = ch.nonempty & !active;
+    while waiting != 0 {
+        let x = waiting.trailing_zeros() as usize;
+        waiting &= waiting - 1;
+        let i = c * v + x;
+        let q = at_mut(ivcs, i);
+        let fresh = q.state == IDLE;
+        if FAST && TABLES && fresh {
+            // The deterministic wormhole router with every answer from a
+            // table: the one candidate as it is.
+            active |= route_from_table::<F, E>(q, i, x, s, flits, k, out, ovc, cands, ep)?;
+            continue;
+        }
+        if fresh {
+            let f = *at(flits, i * depth + q.head as usize);
+            debug_assert!(
+                f.flags() & HEAD != 0,
+                "non-head flit at the front of an idle VC"
+            );
+            scratch.clear();
+            // (The answer it may have come with, `Ahead`, is dropped: this
+            // router asks the routing.)
+            q.ahead = Ahead::NONE;
+            let (at_switch, vc) = (s as u32, x as u8);
+            ep.route::<true>(
+                f.packet,
+                at_switch,
+                p,
+                vc,
+                k.now,
+                view,
+                out.len(),
+                k.vcs,
+                scratch,
+            )?;
+            q.state = ROUTED;
+        }
+        // Acknowledgements are one flit long (selects).
+        let (need, len) = if k.acks && x >= k.ack_lo {
+            (1, 1)
+        } else {
+            (k.need, k.packet_flits)
+        };
+        let ready =
+            k.switching != Switching::StoreAndForward || whole_packet_here(flits, q, i, depth, len);
+        active |= allocate_vc::<F>(
+            q,
+            i,
+            x,
+            ready,
+            fresh,
+            scratch,
+            cands,
+            ovc,
+            out,
+            v,
+            need,
+            k.selection,
+        );
+    }
+    Ok(active)
+}
+
+/// Switch allocation, input stage, at one input port: `pr` is (its index
+/// `pi` of the switch's `np`, the round-robin start, its channel `c`, its
+/// VCs `ready` to send, its VC pointer). It proposes one VC (round-robin
+/// from its pointer, or its oldest packet's) whose output VC has a
+/// credit, an acknowledgement VC before data VCs; and each output port
+/// keeps the proposal that comes first after its own round-robin pointer
+/// (out rr <= np: it is only ever set by this switch, and np reads as 0),
+/// acknowledgements before data (bit 15), or with age-based arbitration
+/// the first visited.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn propose_port<const FAST: bool, F: Family, E: HopCalls>(
+    k: &Cycle,
+    pr: (usize, usize, usize, usize, u32, u8),
+    made: &mut Made,
+    ivcs: &F::Arr<InputVc>,
+    ovc: &[Cell<OutputVc>],
+    flits: &F::Arr<Flit>,
+    outch: &mut F::Arr<OutChannel>,
+    proposal: &mut [Proposal],
+    ep: &E,
+) {
+    let (pi, np, start, c, ready, rr) = pr;
+    let v = k.v;
+    // (`FAST` has no acknowledgement class and rotating priorities.)
+    let (age, ack_mask) = if FAST || !k.acks {
+        (k.age && !FAST, 0)
+    } else {
+        (k.age, k.ack_mask)
+    };
+    let acks_ready = ready & ack_mask;
+    let first = if acks_ready != 0 { acks_ready } else { ready };
+    let mut chosen = offer::<F, E>(age, first, rr, v, c, ivcs, ovc, flits, k.depth, ep);
+    if chosen.is_none() && acks_ready != 0 {
+        let data = ready & !ack_mask;
+        chosen = offer::<F, E>(age, data, rr, v, c, ivcs, ovc, flits, k.depth, ep);
+    }
+    let Some(x) = chosen else { return };
+    let i = c * v + x;
+    let q = *at(ivcs, i);
+    // (Age-based: grants go in visiting order, split 0.)
+    if FAST {
+        made.proposed |= 1 << pi;
+    } else {
+        made.split += usize::from(!k.age && pi >= start);
+    }
+    if k.lean {
+        at_mut(proposal, pi).ivc = i as u32;
+    } else {
+        *at_mut(proposal, if FAST { pi } else { made.n }) = Proposal {
+            ivc: i as u32,
+            ch: c as u32,
+            next_port: if pi + 1 >= np { 0 } else { pi as u16 + 1 },
+            vc: x as u8,
+            next_vc: if x + 1 == v { 0 } else { x as u8 + 1 },
+        };
+    }
+    if !FAST {
+        made.n += 1;
+    }
+    let g = at_mut(outch, q.out_ch as usize);
+    let (pi16, np16) = (pi as u16, np as u16);
+    let pos = if k.age {
+        // Age-based: the port visited first wins.
+        made.n as u16 - 1
+    } else if pi16 >= g.rr {
+        pi16 - g.rr
+    } else {
+        pi16 + np16 - g.rr
+    };
+    let prio = if !k.acks {
+        pos
+    } else {
+        pos | (u16::from(x < k.ack_lo) << 15)
+    };
+    if g.ivc == NONE || prio < g.prio {
+        g.prio = prio;
+        g.ivc = i as u32;
+    }
+}
+
+/// [`propose_port`]'s pick among the VCs of `mask`: the oldest packet's
+/// with `age`, else round-robin from `rr` ([`propose_oldest`],
+/// [`propose`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn offer<F: Family, E: HopCalls>(
+    age: bool,
+    mask: u32,
+    rr: u8,
+    v: usize,
+    c: usize,
+    ivcs: &F::Arr<InputVc>,
+    ovc: &[Cell<OutputVc>],
+    flits: &F::Arr<Flit>,
+    depth: usize,
+    ep: &E,
+) -> Option<usize> {
+    if age {
+        propose_oldest(mask, v, c, ivcs, ovc, flits, depth, ep)
+    } else {
+        propose(mask, u32::from(rr), v, c, ivcs, ovc)
+    }
+}
+
+/// The arrays and sends a switch's grants and traversals touch, beside
+/// the winner's input VC and output port.
+struct Traversal<'g, 'w, F: Family + ?Sized> {
+    inch: &'g mut F::Arr<InChannel>,
+    busy: &'g mut F::Arr<u64>,
+    flits: &'g F::Arr<Flit>,
+    ovc: &'g [Cell<OutputVc>],
+    block_of: &'g [u32],
+    block_wheels: &'g mut [TimeWheel<FlitEvent>],
+    credit_bucket: &'g mut Vec<u32>,
+    sends: &'g mut Sends<'w, FlitEvent>,
+}
+
+/// Grants and traversal at switch `s`, in ascending input-port order (the
+/// proposals `made` were made from the round-robin pointer on): each
+/// output port's winner sends one flit ([`grant`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn grant_switch<const FAST: bool, const TABLES: bool, const LOOK: bool, F: Family, E: HopCalls>(
+    k: &Cycle,
+    s: usize,
+    made: Made,
+    proposal: &[Proposal],
+    ivcs: &mut F::Arr<InputVc>,
+    outch: &mut F::Arr<OutChannel>,
+    mut t: Traversal<'_, '_, F>,
+    ep: &mut E,
+) {
+    let Made {
+        n,
+        split,
+        mut proposed,
+    } = made;
+    let mut j = if split == n { 0 } else { split };
+    let mut left = n;
+    loop {
+        let (pr, pi) = if FAST {
+            if proposed == 0 {
+                break;
+            }
+            let pi = proposed.trailing_zeros() as usize;
+            proposed &= proposed - 1;
+            (*at(proposal, pi), pi)
+        } else {
+            if left == 0 {
+                break;
+            }
+            left -= 1;
+            let pr = *at(proposal, j);
+            j = if j + 1 == n { 0 } else { j + 1 };
+            (pr, 0)
+        };
+        let i = pr.ivc as usize;
+        let q: &mut InputVc = at_mut(ivcs, i);
+        let g = at_mut(outch, q.out_ch as usize);
+        if g.ivc != i as u32 {
+            continue;
+        }
+        grant::<FAST, TABLES, LOOK, F, E>(k, s, pr, pi, q, g, &mut t, ep);
+    }
+    // Every port proposed to had a winner, whose grant cleared it.
+    debug_assert!(
+        made_proposals::<FAST>(proposal, made).all(|pr| at(
+            outch,
+            at(ivcs, pr.ivc as usize).out_ch as usize
+        )
+        .ivc == NONE),
+        "a proposal outlived its switch's allocation"
+    );
+}
+
+/// Switch allocation's grant to proposal `pr` (of input port `pi`), whose
+/// input VC `q` won its output port `g`: the winner sends one flit, which
+/// reaches the next switch after link latency + switch delay (a host
+/// after the link latency), and a credit returns upstream after the link
+/// latency. The const parameters are [`allocate_span`]'s.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn grant<const FAST: bool, const TABLES: bool, const LOOK: bool, F: Family, E: HopCalls>(
+    k: &Cycle,
+    s: usize,
+    pr: Proposal,
+    pi: usize,
+    q: &mut InputVc,
+    g: &mut OutChannel,
+    t: &mut Traversal<'_, '_, F>,
+    ep: &mut E,
+) {
+    let (v, depth) = (k.v, k.depth);
+    let i = pr.ivc as usize;
+    let oc = q.out_ch;
+    // The winner's grant clears the port's proposal for the next switch
+    // cycle; losers after it see NONE, not `i`.
+    g.ivc = NONE;
+    // (`lean`: what the proposal did not keep, from the port and the input
+    // VC; both pointers left one past the last port or VC rather than
+    // wrapped to 0, which their readers take alike: no select.)
+    let (c, x) = if k.lean {
+        g.rr = pi as u16 + 1;
+        (i / v, i % v)
+    } else {
+        g.rr = pr.next_port;
+        (pr.ch as usize, pr.vc as usize)
+    };
+    let ch = at_mut(t.inch, c);
+    ch.rr = if k.lean { x as u8 + 1 } else { pr.next_vc };
+
+    let flit: Flit = *at(t.flits, i * depth + q.head as usize);
+    let h = q.head as usize + 1;
+    q.head = if h == depth { 0 } else { h as u16 };
+    q.len -= 1;
+    // Clear the VC's bit when it empties, and the port's busy bit when the
+    // port does: selects, not branches (whether a buffer just emptied is a
+    // coin toss).
+    ch.nonempty &= !(u16::from(q.len == 0) << x);
+    // (`FAST`: the port's index is its proposal's.)
+    let kk = if FAST { pi } else { ch.index as usize };
+    *at_mut(t.busy, s * k.w + kk / 64) &= !(u64::from(ch.nonempty == 0) << (kk % 64));
+    // Credit back upstream for the slot just freed.
+    t.credit_bucket.push(i as u32);
+    let o = q.out as usize;
+    let head = flit.flags() & HEAD != 0;
+    let waited = flit.waited(k.now);
+    if head {
+        ep.head_left(flit.packet, waited);
+    }
+    ep.channel_traversal(oc as usize, head, waited);
+    let vc = (o - oc as usize * v) as u8;
+    // Into a switch: spend a credit, and the flit also crosses that switch
+    // (switch delay); into a host: neither (hosts always accept). Selects,
+    // not branches.
+    let to_switch = oc < k.first_ejection;
+    let ov = at(t.ovc, o);
+    let mut spent = ov.get();
+    spent.credits -= i32::from(to_switch);
+    ov.set(spent);
+    if flit.flags() & TAIL != 0 {
+        set_owner(at(t.ovc, o), NONE);
+        q.state = IDLE;
+        ch.active &= !(1 << x);
+    }
+    // Lookahead routing (`Ahead`): with table routes, a head going to a
+    // switch takes its answer there now (last: it waits on the packet's
+    // record, which nothing above does).
+    let ahead = if FAST && TABLES && LOOK && head && to_switch {
+        let next = F::downstream_switch(t.inch, oc as usize);
+        Ahead::of(ep.table_lookup(flit.packet, next, k.vcs))
+    } else {
+        Ahead::NONE
+    };
+    let ev = FlitEvent {
+        ch: oc,
+        vc,
+        flit,
+        ahead,
+    };
+    // (With arrival blocks, flits to a switch go to its block's wheel.)
+    match if k.blocks {
+        *at(t.block_of, oc as usize)
+    } else {
+        NONE
+    } {
+        NONE => t.sends.push(to_switch, ev),
+        b => {
+            let delay = k.link_latency + if to_switch { k.switch_delay } else { 0 };
+            at_mut(t.block_wheels, b as usize).schedule(k.now + delay, ev);
+        }
     }
 }
 
@@ -709,14 +905,13 @@ fn route_from_table<F: Family, E: HopCalls>(
     x: usize,
     s: usize,
     flits: &F::Arr<Flit>,
-    depth: usize,
-    vcs: u8,
+    k: &Cycle,
     out: &[u32],
     ovc: &[Cell<OutputVc>],
-    v: usize,
     cands: &mut F::Arr<Candidates>,
     ep: &mut E,
 ) -> Result<u16, Faulted> {
+    let (v, depth, vcs) = (k.v, k.depth, k.vcs);
     let f = *at(flits, i * depth + q.head as usize);
     debug_assert!(
         f.flags() & HEAD != 0,
@@ -761,16 +956,16 @@ fn route_from_table<F: Family, E: HopCalls>(
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn order_by_age<F: Family, E: HopCalls>(
+    k: &Cycle,
     order: &mut Vec<(u64, u32)>,
     busy_ports: &mut BusyPorts<'_>,
     ports: &[(PortId, u32)],
     inch: &F::Arr<InChannel>,
     ivcs: &F::Arr<InputVc>,
     flits: &F::Arr<Flit>,
-    v: usize,
-    depth: usize,
     ep: &E,
 ) {
+    let (v, depth) = (k.v, k.depth);
     order.clear();
     for pi in busy_ports.by_ref() {
         let c = at(ports, pi).1 as usize;
@@ -828,171 +1023,6 @@ fn allocate_vc<F: Family>(
     }
 }
 
-/// What a grant needs that stays the same through a switch's allocation.
-#[derive(Clone, Copy)]
-struct Cycle {
-    now: u64,
-    /// The switch, and its busy-port words' count.
-    s: usize,
-    w: usize,
-    v: usize,
-    depth: usize,
-    vcs: u8,
-    first_ejection: u32,
-    link_latency: u64,
-    switch_delay: u64,
-}
-
-/// The records a grant writes: the winning input VC `q` and the output
-/// port `g` it won, and the arrays and sends the flit's traversal touches.
-struct Grant<'g, 'w, F: Family + ?Sized> {
-    q: &'g mut InputVc,
-    g: &'g mut OutChannel,
-    inch: &'g mut F::Arr<InChannel>,
-    busy: &'g mut F::Arr<u64>,
-    flits: &'g F::Arr<Flit>,
-    ovc: &'g [Cell<OutputVc>],
-    credit_bucket: &'g mut Vec<u32>,
-    sends: &'g mut Sends<'w, FlitEvent>,
-    block_of: &'g [u32],
-    block_wheels: &'g mut [TimeWheel<FlitEvent>],
-}
-
-/// Switch allocation's grant to proposal `pr` (of input port `pi`), which
-/// won its output port: the winner sends one flit, which reaches the next
-/// switch after link latency + switch delay (a host after the link
-/// latency), and a credit returns upstream after the link latency. The
-/// const parameters are [`allocate_span`]'s; `lean`: the proposal kept
-/// only its input VC.
-#[inline(always)]
-fn grant<
-    const FAST: bool,
-    const TABLES: bool,
-    const LOOK: bool,
-    const SINGLE: bool,
-    const BLOCKS: bool,
-    F: Family,
-    E: HopCalls,
->(
-    pr: Proposal,
-    pi: usize,
-    lean: bool,
-    cy: Cycle,
-    gr: Grant<'_, '_, F>,
-    ep: &mut E,
-) {
-    let Cycle {
-        now,
-        s,
-        w,
-        v,
-        depth,
-        vcs,
-        first_ejection,
-        link_latency,
-        switch_delay,
-    } = cy;
-    let Grant {
-        q,
-        g,
-        inch,
-        busy,
-        flits,
-        ovc,
-        credit_bucket,
-        sends,
-        block_of,
-        block_wheels,
-    } = gr;
-    let i = pr.ivc as usize;
-    let oc = q.out_ch;
-    // The winner's grant clears the port's proposal for the
-    // next switch cycle; losers after it see NONE, not `i`.
-    g.ivc = NONE;
-    // (`lean`: what the proposal did not keep, from the port and
-    // the input VC; both pointers left one past the last port or
-    // VC rather than wrapped to 0, which their readers take
-    // alike: no select.)
-    let (c, x) = if lean {
-        g.rr = pi as u16 + 1;
-        (i / v, i % v)
-    } else {
-        g.rr = pr.next_port;
-        (pr.ch as usize, pr.vc as usize)
-    };
-    let ch = at_mut(inch, c);
-    ch.rr = if lean { x as u8 + 1 } else { pr.next_vc };
-
-    let flit: Flit = *at(flits, i * depth + q.head as usize);
-    let h = q.head as usize + 1;
-    q.head = if h == depth { 0 } else { h as u16 };
-    q.len -= 1;
-    // Clear the VC's bit when it empties, and the port's busy bit
-    // when the port does: selects, not branches (whether a
-    // buffer just emptied is a coin toss).
-    ch.nonempty &= !(u16::from(q.len == 0) << x);
-    // (`FAST`: the port's index is its proposal's.)
-    let k = if FAST { pi } else { ch.index as usize };
-    *at_mut(busy, s * w + k / 64) &= !(u64::from(ch.nonempty == 0) << (k % 64));
-    // Credit back upstream for the slot just freed.
-    credit_bucket.push(i as u32);
-    let o = q.out as usize;
-    debug_assert!(
-        !SINGLE || flit.flags() == HEAD | TAIL,
-        "a flit of a longer packet in a one-flit run"
-    );
-    let head = SINGLE || flit.flags() & HEAD != 0;
-    let waited = flit.waited(now);
-    if head {
-        ep.head_left(flit.packet, waited);
-    }
-    ep.channel_traversal(oc as usize, head, waited);
-    let vc = (o - oc as usize * v) as u8;
-    // Into a switch: spend a credit, and the flit also crosses
-    // that switch (switch delay); into a host: neither (hosts
-    // always accept). Selects, not branches.
-    let to_switch = oc < first_ejection;
-    let ov = at(ovc, o);
-    let mut spent = ov.get();
-    spent.credits -= i32::from(to_switch);
-    ov.set(spent);
-    let delay = if to_switch {
-        link_latency + switch_delay
-    } else {
-        link_latency
-    };
-    // (With arrival blocks, flits to a switch go to its block's
-    // wheel.)
-    if SINGLE || flit.flags() & TAIL != 0 {
-        set_owner(at(ovc, o), NONE);
-        q.state = IDLE;
-        ch.active &= !(1 << x);
-    }
-    // Lookahead routing (`Ahead`): with table routes, a head
-    // going to a switch takes its answer there now (last: it
-    // waits on the packet's record, which nothing above does).
-    let ahead = if FAST && TABLES && LOOK && head && to_switch {
-        let next = F::downstream_switch(inch, oc as usize);
-        Ahead::of(ep.table_lookup(flit.packet, next, vcs))
-    } else {
-        Ahead::NONE
-    };
-    let ev = FlitEvent {
-        ch: oc,
-        vc,
-        flit,
-        ahead,
-    };
-    match if BLOCKS {
-        *at(block_of, oc as usize)
-    } else {
-        NONE
-    } {
-        NONE => sends.push(to_switch, ev),
-        b => at_mut(block_wheels, b as usize).schedule(now + delay, ev),
-    }
-}
-
 /// A routing fault part-way through a switch: leave no proposal behind
 /// (see [`OutChannel`]). Out of line and cold: it ends the run, and inside
 /// the loop its code only kept values from registers.
@@ -1000,28 +1030,27 @@ fn grant<
 #[inline(never)]
 fn withdraw<const FAST: bool, F: Family>(
     proposal: &[Proposal],
-    n: usize,
-    proposed: u64,
+    made: Made,
     outch: &mut F::Arr<OutChannel>,
     ivcs: &F::Arr<InputVc>,
 ) {
-    for pr in made_proposals::<FAST>(proposal, n, proposed) {
+    for pr in made_proposals::<FAST>(proposal, made) {
         at_mut(outch, at(ivcs, pr.ivc as usize).out_ch as usize).ivc = NONE;
     }
 }
 
 /// The proposals a switch has made so far: with `FAST` those of the input
-/// ports whose bits `proposed` has (`proposal[pi]`), else the first `n`.
+/// ports whose bits `made.proposed` has (`proposal[pi]`), else the first
+/// `made.n`.
 fn made_proposals<const FAST: bool>(
     proposal: &[Proposal],
-    n: usize,
-    proposed: u64,
+    made: Made,
 ) -> impl Iterator<Item = &Proposal> {
-    let count = if FAST { proposal.len().min(64) } else { n };
+    let count = if FAST { proposal.len().min(64) } else { made.n };
     range(proposal, 0, count)
         .iter()
         .enumerate()
-        .filter(move |&(k, _)| !FAST || proposed >> k & 1 != 0)
+        .filter(move |&(k, _)| !FAST || made.proposed >> k & 1 != 0)
         .map(|(_, pr)| pr)
 }
 
@@ -1039,14 +1068,13 @@ const SWITCHES_AHEAD: usize = 2;
 #[inline(always)]
 fn prefetch_switch<F: Family>(
     t: usize,
-    w: usize,
-    v: usize,
+    k: &Cycle,
     busy: &F::Arr<u64>,
-    in_ports: &[(PortId, u32)],
-    in_start: &[u32],
+    wiring: Wiring<'_>,
     inch: &F::Arr<InChannel>,
     ivcs: &F::Arr<InputVc>,
 ) {
+    let (w, v, in_ports, in_start) = (k.w, k.v, wiring.in_ports, wiring.in_start);
     let mut bits = *at(busy, t * w);
     if bits == 0 {
         return;

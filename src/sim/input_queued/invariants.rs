@@ -30,13 +30,13 @@ impl InputQueued {
         };
         for (x, q) in self.ivc.iter().enumerate() {
             for i in 0..q.len as usize {
-                let slot = (q.head as usize + i) % self.depth;
-                let f = self.flits[x * self.depth + slot];
+                let slot = (q.head as usize + i) % self.set.depth;
+                let f = self.flits[x * self.set.depth + slot];
                 add(f.packet, 1, &|| {
                     format!(
                         "{} vc{}",
-                        self.net.channel_name((x / self.v) as u32),
-                        x % self.v
+                        self.net.channel_name((x / self.set.v) as u32),
+                        x % self.set.v
                     )
                 })?;
             }
@@ -67,7 +67,7 @@ impl InputQueued {
     /// depth, the count of flits in the network matches the buffers, and
     /// the bits that say which buffers hold flits match them.
     pub(super) fn check_buffers(&self) -> Result<(), String> {
-        let v = self.v;
+        let v = self.set.v;
         // Flits and credits on their way to each VC.
         let mut flying = vec![0i64; self.net.num_channels() * v];
         for ev in self.wheels().flat_map(TimeWheel::iter) {
@@ -82,12 +82,12 @@ impl InputQueued {
             let c = ivc / v;
             let q = self.ivc[ivc].len as i64;
             buffered += q as u64;
-            if q > self.depth as i64 {
+            if q > self.set.depth as i64 {
                 return Err(format!(
                     "{} vc{} holds {q} flits, capacity {}",
                     self.net.channel_name(c as u32),
                     ivc % v,
-                    self.depth
+                    self.set.depth
                 ));
             }
             let cr = self.ovc[ivc].credits as i64;
@@ -99,14 +99,14 @@ impl InputQueued {
                 ));
             }
             let total = cr + q + flying[ivc] + returning[ivc];
-            if total != self.depth as i64 {
+            if total != self.set.depth as i64 {
                 return Err(format!(
                     "{} vc{}: credits {cr} + buffered {q} + in flight {} + credits returning {} != depth {}",
                     self.net.channel_name(c as u32),
                     ivc % v,
                     flying[ivc],
                     returning[ivc],
-                    self.depth
+                    self.set.depth
                 ));
             }
         }
@@ -155,7 +155,7 @@ impl InputQueued {
                 // An answer looked up one switch ahead is only ever that of
                 // the unrouted head first in line (`InputVc::ahead`).
                 for (x, q) in self.vcs_of(c as u32).iter().enumerate() {
-                    let front = self.flits[(c * self.v + x) * self.depth + q.head as usize];
+                    let front = self.flits[(c * self.set.v + x) * self.set.depth + q.head as usize];
                     if q.ahead != super::Ahead::NONE
                         && !(q.state == super::IDLE
                             && q.len > 0
@@ -170,7 +170,7 @@ impl InputQueued {
                         ));
                     }
                 }
-                let bit = self.busy[s * self.port_words + k / 64] >> (k % 64) & 1 != 0;
+                let bit = self.busy[s * self.set.port_words + k / 64] >> (k % 64) & 1 != 0;
                 if bit != (held != 0) {
                     return Err(format!(
                         "switch {s} port {k} ({}): busy bit {bit}, but it holds flits: {}",
@@ -190,7 +190,7 @@ impl InputQueued {
     pub(super) fn check_wheels(&self) -> Result<(), String> {
         use super::Wheel;
         let belongs = |ch: u32| {
-            if ch >= self.first_ejection {
+            if ch >= self.set.first_ejection {
                 Wheel::Hosts
             } else {
                 match self.block_of.get(ch as usize) {

@@ -249,22 +249,40 @@ struct Sending {
     len: u16,
 }
 
+/// The router's settings: fixed for a run, read by every loop of a cycle
+/// (one copy each, in registers).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Settings {
+    /// VCs per port and flits per VC buffer.
+    pub(super) v: usize,
+    pub(super) depth: usize,
+    pub(super) packet_flits: u16,
+    pub(super) switching: Switching,
+    pub(super) selection: Selection,
+    pub(super) port_priority: PortPriority,
+    /// Output VCs are allocated only when empty (all credits back).
+    pub(super) wait_for_tail_credit: bool,
+    pub(super) link_latency: u64,
+    pub(super) switch_delay: u64,
+    /// The first ejection channel (channels below it reach switches).
+    pub(super) first_ejection: u32,
+    /// Words of the per-switch busy-port bit set (`ceil(max ports / 64)`).
+    pub(super) port_words: usize,
+    /// Whether the per-channel state is large enough to prefetch it
+    /// ([`PREFETCH_ABOVE`]): the arrival and credit loops ask for the
+    /// records of the event 8 places ahead, and the deterministic wormhole
+    /// router's allocation for the busy input ports' records of the switch
+    /// 2 places ahead ([`super::prefetch`]).
+    pub(super) prefetch: bool,
+}
+
 /// Input-queued VC switches with credit flow control.
 pub struct InputQueued {
     net: Arc<Network>,
-    v: usize,
-    depth: usize,
-    packet_flits: u16,
-    switching: Switching,
-    selection: Selection,
-    port_priority: PortPriority,
-    /// Output VCs are allocated only when empty (all credits back).
-    wait_for_tail_credit: bool,
-    link_latency: u64,
-    switch_delay: u64,
+    /// The router's settings, fixed for a run.
+    set: Settings,
     /// Channels with a switch at their downstream end (network + injection).
     num_in: usize,
-    first_ejection: u32,
     /// Per switch: connected input ports as (port, input channel).
     in_ports: Vec<(PortId, u32)>,
     /// Switch s owns `in_ports[in_start[s]..in_start[s + 1]]`.
@@ -277,8 +295,6 @@ pub struct InputQueued {
     /// Per input channel (channels < num_in): its switch, its index there
     /// and its VC bit sets.
     inch: Vec<InChannel>,
-    /// Words of the per-switch busy-port bit set (`ceil(max ports / 64)`).
-    port_words: usize,
     /// Per switch, `port_words` words: bit i set when input port
     /// `in_ports[in_start[s] + i]` holds flits, so allocation visits only
     /// busy ports instead of scanning every port of every busy switch.
@@ -329,12 +345,6 @@ pub struct InputQueued {
     /// the oldest packet at the front of one of their VCs, port index), in
     /// visiting order.
     order: Vec<(u64, u32)>,
-    /// Whether the per-channel state is large enough to prefetch it
-    /// ([`PREFETCH_ABOVE`]): the arrival and credit loops ask for the
-    /// records of the event 8 places ahead, and the deterministic wormhole
-    /// router's allocation for the busy input ports' records of the switch
-    /// 2 places ahead ([`super::prefetch`]).
-    prefetch: bool,
     /// Arrivals by block: with more than one block, switch `s` is in block
     /// `s >> block_bits`, the flits that reach it travel on that block's
     /// wheel (`block_wheels`), and the allocation loop
@@ -357,7 +367,7 @@ pub struct InputQueued {
 }
 
 /// One compiled variant of a cycle's switch allocation
-/// ([`InputQueued::allocate_blocks`]'s const parameters fixed), chosen by
+/// ([`InputQueued::allocate`]'s const parameters fixed), chosen by
 /// [`InputQueued::choose_kernel`] from the router's settings and the
 /// endpoint layer's routing, so that a cycle calls it without a match.
 #[derive(Clone, Copy)]
@@ -537,23 +547,26 @@ impl InputQueued {
         }
         let max_delay = (cfg.link_latency + cfg.switch_delay) as u64;
         let mut model = InputQueued {
-            v,
-            depth,
-            packet_flits: cfg.packet_flits,
-            switching: cfg.switching,
-            selection: cfg.selection,
-            port_priority: cfg.port_priority,
-            wait_for_tail_credit: cfg.wait_for_tail_credit,
-            link_latency: cfg.link_latency as u64,
-            switch_delay: cfg.switch_delay as u64,
+            set: Settings {
+                v,
+                depth,
+                packet_flits: cfg.packet_flits,
+                switching: cfg.switching,
+                selection: cfg.selection,
+                port_priority: cfg.port_priority,
+                wait_for_tail_credit: cfg.wait_for_tail_credit,
+                link_latency: cfg.link_latency as u64,
+                switch_delay: cfg.switch_delay as u64,
+                first_ejection,
+                port_words,
+                prefetch: false,
+            },
             num_in,
-            first_ejection,
             in_ports,
             in_start,
             sw_out,
             out_start,
             inch,
-            port_words,
             busy: vec![0; net.num_switches() * port_words],
             flits: vec![Flit::default(); num_in * v * depth],
             ivc: vec![
@@ -604,7 +617,6 @@ impl InputQueued {
                 max_in
             ],
             order: Vec::with_capacity(max_in),
-            prefetch: false,
             block_bits: None,
             #[cfg(not(target_arch = "wasm32"))]
             two: None,
@@ -616,7 +628,7 @@ impl InputQueued {
             net,
         };
         let big = model.hot_state_bytes() > PREFETCH_ABOVE;
-        model.prefetch = prefetch_knob.unwrap_or(big) && cfg!(target_arch = "x86_64");
+        model.set.prefetch = prefetch_knob.unwrap_or(big) && cfg!(target_arch = "x86_64");
         let block = block_knob.unwrap_or(if big { BLOCK_SWITCHES } else { 0 });
         model.use_blocks(block, max_delay);
         Ok(model)
@@ -675,63 +687,61 @@ impl InputQueued {
     /// which asks the routings without a table).
     #[inline(always)]
     fn fast_router(&self, ep: &Endpoints) -> bool {
-        (ep.data_vcs() as usize) >= self.v
-            && self.port_priority == PortPriority::Rotating
-            && self.switching == Switching::Wormhole
-            && !self.wait_for_tail_credit
-            && self.selection == Selection::Fixed
-            && self.port_words == 1
+        (ep.data_vcs() as usize) >= self.set.v
+            && self.set.port_priority == PortPriority::Rotating
+            && self.set.switching == Switching::Wormhole
+            && !self.set.wait_for_tail_credit
+            && self.set.selection == Selection::Fixed
+            && self.set.port_words == 1
             && (!ep.has_tables() || ep.only_tables())
     }
 
     /// The allocator's variant for this router and `ep`'s routing: the
-    /// default router with every answer from a table or none, each with
-    /// prefetching (large networks) or without; the other routers always
-    /// look for a table (their cost is elsewhere), compiled four ways so
-    /// that the common runs (no acknowledgement class, no age-based
-    /// arbitration) carry neither. The first takes its heads' answers one
-    /// switch ahead (`Ahead`), from the hosts' sends on.
+    /// deterministic wormhole router with every answer from a table (with
+    /// lookahead for one-flit packets), the same router asking its
+    /// routing, or the general router (with an acknowledgement class or
+    /// without, with age-based arbitration or without). The first takes
+    /// its heads' answers one switch ahead (`Ahead`), from the hosts' sends
+    /// on.
     fn choose_kernel(&self, ep: &Endpoints) -> Kernel {
         let fast = self.fast_router(ep);
-        let (tables, pf) = (ep.has_tables(), self.prefetch);
-        let look = fast && tables && looks_ahead(self.packet_flits);
-        let acks = (ep.data_vcs() as usize) < self.v;
-        let age = self.port_priority == PortPriority::Oldest;
+        let tables = fast && ep.has_tables();
+        let look = tables && looks_ahead(self.set.packet_flits);
         type Run = fn(&mut InputQueued, u64, &mut Endpoints) -> Result<(), Faulted>;
-        let run: Run = match (acks, age) {
-            _ if look && pf => Self::allocate_tables::<true, true>,
-            _ if look => Self::allocate_tables::<false, true>,
-            _ if fast && pf && tables => Self::allocate_tables::<true, false>,
-            _ if fast && pf => {
-                Self::allocate_blocks::<false, false, true, true, false, false, 0, 0, Endpoints>
+        let acks = (ep.data_vcs() as usize) < self.set.v;
+        let age = self.set.port_priority == PortPriority::Oldest;
+        let run: Run = match (fast, tables, look, acks, age) {
+            (_, _, true, ..) => Self::allocate_tables::<true>,
+            (_, true, false, ..) => Self::allocate_tables::<false>,
+            (true, false, ..) => {
+                Self::allocate::<true, false, false, false, false, 0, 0, Endpoints>
             }
-            _ if fast && tables => Self::allocate_tables::<false, false>,
-            _ if fast => {
-                Self::allocate_blocks::<false, false, true, false, false, false, 0, 0, Endpoints>
-            }
-            (true, false) => {
-                Self::allocate_blocks::<true, false, false, false, true, false, 0, 0, Endpoints>
-            }
-            (false, false) => {
-                Self::allocate_blocks::<false, false, false, false, true, false, 0, 0, Endpoints>
-            }
-            (true, true) => {
-                Self::allocate_blocks::<true, true, false, false, true, false, 0, 0, Endpoints>
-            }
-            (false, true) => {
-                Self::allocate_blocks::<false, true, false, false, true, false, 0, 0, Endpoints>
-            }
+            (false, .., false, false) => Self::general::<false, false>,
+            (false, .., false, true) => Self::general::<false, true>,
+            (false, .., true, false) => Self::general::<true, false>,
+            (false, .., true, true) => Self::general::<true, true>,
         };
         Kernel { look, run }
     }
 
+    /// The general router's allocation, with an acknowledgement class
+    /// (`ACKS`) and age-based arbitration (`AGE`) or without.
+    fn general<const ACKS: bool, const AGE: bool>(
+        &mut self,
+        now: u64,
+        ep: &mut Endpoints,
+    ) -> Result<(), Faulted> {
+        self.allocate::<false, ACKS, AGE, false, false, 0, 0, Endpoints>(now, ep)
+    }
+
     /// The deterministic wormhole router's allocation with every answer
-    /// from a table ([`InputQueued::allocate`]'s `FAST` and `TABLES`):
-    /// through the endpoint layer's view ([`SharedHops::sole`]) when no
-    /// blocked cycles are counted, compiled for the router's shape
-    /// ([`with_shape!`]); else through the endpoint layer itself.
+    /// from a table ([`allocate_span`](allocation::allocate_span)'s `FAST`
+    /// and `TABLES`): through the endpoint layer's view
+    /// ([`SharedHops::sole`]) when no blocked cycles are counted, compiled
+    /// for the router's shape ([`with_shape!`]); else through the endpoint
+    /// layer itself.
     #[inline(always)]
-    fn allocate_tables<const PREFETCH: bool, const LOOK: bool>(
+    fn allocate_tables<const LOOK: bool>(
         &mut self,
         now: u64,
         ep: &mut Endpoints,
@@ -739,12 +749,11 @@ impl InputQueued {
         let Some(mut hops) = SharedHops::sole(ep) else {
             // Blocked cycles counted: the endpoint layer itself, compiled
             // for any shape.
-            return self
-                .allocate_blocks::<false, false, true, PREFETCH, true, LOOK, 0, 0, _>(now, ep);
+            return self.allocate::<true, false, false, true, LOOK, 0, 0, _>(now, ep);
         };
         let view = &mut hops;
-        let r = with_shape!(self.v, self.depth, |V, D| {
-            self.allocate_blocks::<false, false, true, PREFETCH, true, LOOK, V, D, _>(now, view)
+        let r = with_shape!(self.set.v, self.set.depth, |V, D| {
+            self.allocate::<true, false, false, true, LOOK, V, D, _>(now, view)
         });
         let out = hops.outcome();
         r.and(end_shared_hops(ep, now, &[out]))
@@ -780,9 +789,9 @@ impl InputQueued {
         // (Split cycles are the deterministic wormhole router's with table
         // routes: heads carry their answers, `Ahead`.)
         self.inject(now, ep, true);
-        let pf = self.prefetch;
+        let pf = self.set.prefetch;
         let r = if ep.hops_can_be_shared() {
-            with_shape!(self.v, self.depth, |V, D| if pf {
+            with_shape!(self.set.v, self.set.depth, |V, D| if pf {
                 two.allocate::<true, V, D>(self, now, &credits, ep)
             } else {
                 two.allocate::<false, V, D>(self, now, &credits, ep)
@@ -792,11 +801,7 @@ impl InputQueued {
             // cycle ends on one thread.
             two.add_credits(&credits, &mut self.ovc, false);
             two.merge_pending(self);
-            if pf {
-                self.allocate_tables::<true, true>(now, ep)
-            } else {
-                self.allocate_tables::<false, true>(now, ep)
-            }
+            self.allocate_tables::<true>(now, ep)
         };
         self.two = Some(two);
         self.credit_wheel.give_back(now, credits);
@@ -852,7 +857,7 @@ impl InputQueued {
 
     /// The input VCs of channel `c` (below `num_in`).
     fn vcs_of(&self, c: u32) -> &[InputVc] {
-        &self.ivc[c as usize * self.v..(c as usize + 1) * self.v]
+        &self.ivc[c as usize * self.set.v..(c as usize + 1) * self.set.v]
     }
 
     /// Bytes of the per-channel state that flits touch on every hop: flit
@@ -869,7 +874,7 @@ impl InputQueued {
 
     #[inline]
     fn front(&self, ivc: usize) -> Flit {
-        self.flits[ivc * self.depth + self.ivc[ivc].head as usize]
+        self.flits[ivc * self.set.depth + self.ivc[ivc].head as usize]
     }
 
     /// The flits due now reach their hosts, and with one arrival block the
@@ -889,10 +894,7 @@ impl InputQueued {
     /// [`InputQueued::arrivals`] from one wheel.
     fn arrivals_on<E: HopCalls>(&mut self, now: u64, on: Wheel, ep: &mut E) {
         let InputQueued {
-            v,
-            depth,
-            first_ejection,
-            port_words,
+            set,
             ivc,
             flits,
             inch,
@@ -901,7 +903,6 @@ impl InputQueued {
             flit_wheel,
             switch_wheel,
             block_wheels,
-            prefetch,
             ..
         } = self;
         let wheel = match on {
@@ -911,17 +912,14 @@ impl InputQueued {
         };
         let due = wheel.take(now);
         let inputs = Inputs::<Owned> {
-            v: *v,
-            depth: *depth,
-            w: *port_words,
-            first_ejection: *first_ejection,
+            set: *set,
             ivcs: &mut ivc[..],
             flits: &mut flits[..],
             inch: &mut inch[..],
             busy: &mut busy[..],
             in_network,
         };
-        with_shape!(*v, *depth, |V, D| if *prefetch {
+        with_shape!(set.v, set.depth, |V, D| if set.prefetch {
             arrive::<true, V, D, Owned, E>(now, &due, inputs, ep)
         } else {
             arrive::<false, V, D, Owned, E>(now, &due, inputs, ep)
@@ -945,7 +943,7 @@ impl InputQueued {
         lookahead: bool,
     ) {
         let c = self.net.injection_channel(h as u32) as usize;
-        let ovc = c * self.v + s.vc as usize;
+        let ovc = c * self.set.v + s.vc as usize;
         self.ovc[ovc].credits -= 1;
         let mut flags = 0;
         if s.sent == 0 {
@@ -956,7 +954,7 @@ impl InputQueued {
         }
         let ahead = if lookahead && s.sent == 0 {
             let at = self.inch[c].switch;
-            Ahead::of(ep.table_lookup(s.packet, at, self.v as u8))
+            Ahead::of(ep.table_lookup(s.packet, at, self.set.v as u8))
         } else {
             Ahead::NONE
         };
@@ -965,7 +963,7 @@ impl InputQueued {
             _ => &mut self.switch_wheel,
         };
         wheel.schedule(
-            now + self.link_latency + self.switch_delay,
+            now + self.set.link_latency + self.set.switch_delay,
             FlitEvent {
                 ch: c as u32,
                 vc: s.vc,
@@ -1004,7 +1002,7 @@ impl InputQueued {
     fn inject(&mut self, now: u64, ep: &mut Endpoints, lookahead: bool) {
         debug_assert_eq!(ep.ready_words(), self.sending_bits.len());
         // (Cycles on two threads look ahead whatever the packets' length.)
-        if lookahead && looks_ahead(self.packet_flits) {
+        if lookahead && looks_ahead(self.set.packet_flits) {
             self.inject_one_flit(now, ep);
             return;
         }
@@ -1026,10 +1024,10 @@ impl InputQueued {
     /// answer at the host's switch.
     #[inline(always)]
     fn inject_one_flit(&mut self, now: u64, ep: &mut Endpoints) {
-        debug_assert!(looks_ahead(self.packet_flits) && self.fast_router(ep));
-        let v = self.v;
+        debug_assert!(looks_ahead(self.set.packet_flits) && self.fast_router(ep));
+        let v = self.set.v;
         let first = self.net.injection_channel(0) as usize;
-        let arrive_at = now + self.link_latency + self.switch_delay;
+        let arrive_at = now + self.set.link_latency + self.set.switch_delay;
         for k in 0..self.sending_bits.len() {
             debug_assert_eq!(self.sending_bits[k], 0);
             for h in ones(ep.ready_hosts(k), k * 64) {
@@ -1078,12 +1076,12 @@ impl InputQueued {
 
     #[inline(always)]
     fn inject_at(&mut self, now: u64, h: usize, ep: &mut Endpoints, lookahead: bool) {
-        let wormhole = self.switching == Switching::Wormhole;
+        let wormhole = self.set.switching == Switching::Wormhole;
         let data_vcs = ep.data_vcs() as usize;
         {
             if let Some(s) = self.sending[h] {
                 let c = self.net.injection_channel(h as u32) as usize;
-                if self.ovc[c * self.v + s.vc as usize].credits > 0 {
+                if self.ovc[c * self.set.v + s.vc as usize].credits > 0 {
                     self.send_from_host(now, h, s, ep, lookahead);
                 }
                 return;
@@ -1092,18 +1090,18 @@ impl InputQueued {
                 ep.host_idle(h);
                 return;
             };
-            let need = if self.wait_for_tail_credit {
-                self.depth as i32
+            let need = if self.set.wait_for_tail_credit {
+                self.set.depth as i32
             } else if wormhole {
                 1
             } else {
                 next.flits as i32
             };
             let c = self.net.injection_channel(h as u32) as usize;
-            let vcs = &self.ovc[c * self.v..(c + 1) * self.v];
+            let vcs = &self.ovc[c * self.set.v..(c + 1) * self.set.v];
             let vc = if next.ack {
                 // The acknowledgement class: the first VC with room.
-                (data_vcs..self.v).find(|&x| vcs[x].credits >= need)
+                (data_vcs..self.set.v).find(|&x| vcs[x].credits >= need)
             } else {
                 // Round-robin over the data VCs (no division: this runs for
                 // every packet).
@@ -1143,11 +1141,7 @@ impl InputQueued {
 /// pointers stay in registers across the stores (this runs for every
 /// flit-hop).
 struct Inputs<'a, F: Family> {
-    v: usize,
-    depth: usize,
-    /// Words of the per-switch busy-port bit set.
-    w: usize,
-    first_ejection: u32,
+    set: Settings,
     ivcs: &'a mut F::Arr<InputVc>,
     flits: &'a mut F::Arr<Flit>,
     inch: &'a mut F::Arr<InChannel>,
@@ -1167,17 +1161,15 @@ fn arrive<const PREFETCH: bool, const VCS: usize, const DEPTH: usize, F: Family,
     ep: &mut E,
 ) {
     let Inputs {
-        v,
-        depth,
-        w,
-        first_ejection,
+        set,
         ivcs,
         flits,
         inch,
         busy,
         in_network,
     } = inputs;
-    let (v, depth) = shape::<VCS, DEPTH>(v, depth);
+    let (v, depth) = shape::<VCS, DEPTH>(set.v, set.depth);
+    let (w, first_ejection) = (set.port_words, set.first_ejection);
     for (k, &ev) in due.iter().enumerate() {
         if PREFETCH && let Some(&ahead) = due.get(k + AHEAD) {
             ep.prefetch_packet(ahead.flit.packet);
@@ -1244,7 +1236,7 @@ impl SwitchModel for InputQueued {
             }
         }
         let credits = self.credit_wheel.take(now);
-        if self.prefetch {
+        if self.set.prefetch {
             for (k, &o) in credits.iter().enumerate() {
                 if let Some(&ahead) = credits.get(k + AHEAD) {
                     prefetch(&self.ovc, ahead as usize);
@@ -1286,7 +1278,7 @@ impl SwitchModel for InputQueued {
     fn channel_occupancy(&self) -> Vec<u32> {
         let mut out = vec![0u32; self.net.num_channels()];
         for (i, x) in self.ivc.iter().enumerate() {
-            out[i / self.v] += x.len as u32;
+            out[i / self.set.v] += x.len as u32;
         }
         out
     }
@@ -1305,7 +1297,7 @@ impl SwitchModel for InputQueued {
 
     fn switch_capacity(&self) -> Vec<u32> {
         (0..self.net.num_switches())
-            .map(|s| (self.in_ports_of(s).len() * self.v * self.depth) as u32)
+            .map(|s| (self.in_ports_of(s).len() * self.set.v * self.set.depth) as u32)
             .collect()
     }
 
@@ -1327,7 +1319,7 @@ impl SwitchModel for InputQueued {
     }
 
     fn wait_cycle(&self, _ep: &Endpoints) -> Option<Vec<(u32, u8)>> {
-        let v = self.v;
+        let v = self.set.v;
         self.find_wait_cycle().map(|c| {
             c.into_iter()
                 .map(|x| ((x / v) as u32, (x % v) as u8))

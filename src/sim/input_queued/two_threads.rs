@@ -38,12 +38,12 @@
 //! cycle is about 100 µs) and not on small ones (a `torus:8x8` cycle is
 //! about 6 µs).
 
-use super::allocation::{Hot, allocate_span};
+use super::allocation::{Hot, Wiring, allocate_span};
 use super::lane::{Lane, Shared};
 use super::unchecked::at;
 use super::{
     Flit, FlitEvent, InChannel, InputQueued, InputVc, Inputs, OutChannel, OutputVc, Proposal,
-    arrive,
+    Settings, arrive,
 };
 use crate::routing::Candidates;
 use crate::sim::endpoints::{Endpoints, Faulted};
@@ -156,7 +156,7 @@ impl Lanes {
 /// What a half needs beside the lanes: the router's settings and tables,
 /// and its own wheels and scratch.
 struct Half<'a> {
-    m: &'a Settings<'a>,
+    m: &'a Router<'a>,
     flit_wheel: &'a mut TimeWheel<FlitEvent>,
     block_wheels: &'a mut [TimeWheel<FlitEvent>],
     credit_wheel: &'a mut TimeWheel<u32>,
@@ -173,22 +173,12 @@ struct Half<'a> {
 }
 
 /// The router's settings and read-only tables, shared by both halves.
-struct Settings<'a> {
-    v: usize,
-    depth: usize,
-    packet_flits: u16,
-    wait_for_tail_credit: bool,
-    link_latency: u64,
-    switch_delay: u64,
-    first_ejection: u32,
-    port_words: usize,
+struct Router<'a> {
+    set: Settings,
+    wiring: Wiring<'a>,
     switches: usize,
+    /// Switches per arrival block, as a shift.
     bits: u32,
-    in_ports: &'a [(crate::topology::PortId, u32)],
-    in_start: &'a [u32],
-    sw_out: &'a [u32],
-    out_start: &'a [u32],
-    block_of: &'a [u32],
 }
 
 impl TwoThreads {
@@ -202,7 +192,7 @@ impl TwoThreads {
             return Ok(None);
         }
         let helper = HelperThread::new()?;
-        let max_delay = m.link_latency + m.switch_delay;
+        let max_delay = m.set.link_latency + m.set.switch_delay;
         if m.block_bits.is_none() {
             // The largest power of two that divides n / 2 (the halves then
             // are equal), unless that makes more than 64 blocks: then
@@ -234,7 +224,7 @@ impl TwoThreads {
                     Endpoint::Switch { .. } => UPPER,
                     Endpoint::Host { .. } => HOSTS,
                 };
-                std::iter::repeat_n(owner, m.v)
+                std::iter::repeat_n(owner, m.set.v)
             })
             .collect();
         #[cfg(debug_assertions)]
@@ -359,22 +349,17 @@ impl TwoThreads {
                 ovc: Lane::new(&mut m.ovc),
             }
         };
-        let settings = Settings {
-            v: m.v,
-            depth: m.depth,
-            packet_flits: m.packet_flits,
-            wait_for_tail_credit: m.wait_for_tail_credit,
-            link_latency: m.link_latency,
-            switch_delay: m.switch_delay,
-            first_ejection: m.first_ejection,
-            port_words: m.port_words,
+        let settings = Router {
+            set: m.set,
+            wiring: Wiring {
+                in_ports: &m.in_ports,
+                in_start: &m.in_start,
+                sw_out: &m.sw_out,
+                out_start: &m.out_start,
+                block_of: &m.block_of,
+            },
             switches: m.switches(),
             bits: m.block_bits.unwrap_or(0),
-            in_ports: &m.in_ports,
-            in_start: &m.in_start,
-            sw_out: &m.sw_out,
-            out_start: &m.out_start,
-            block_of: &m.block_of,
         };
         let (lower_due, upper_due) = self.due.split_at(self.first_upper_block);
         let lower = Half {
@@ -413,8 +398,8 @@ impl TwoThreads {
         let mut r_upper = Ok(());
         #[cfg(debug_assertions)]
         let (lanes, upper_lanes) = (
-            lanes.owned_by(&self.owners, m.v, m.depth, m.port_words, LOWER),
-            lanes.owned_by(&self.owners, m.v, m.depth, m.port_words, UPPER),
+            lanes.owned_by(&self.owners, m.set.v, m.set.depth, m.set.port_words, LOWER),
+            lanes.owned_by(&self.owners, m.set.v, m.set.depth, m.set.port_words, UPPER),
         );
         #[cfg(not(debug_assertions))]
         let upper_lanes = lanes;
@@ -432,7 +417,7 @@ impl TwoThreads {
         // to switches stay on its own wheels, read after the calling
         // thread's ([`TwoThreads::due`]), so no thread reads the other's
         // records but at the halves' boundary.
-        let l = m.link_latency;
+        let l = m.set.link_latency;
         m.flit_wheel.append_from(&mut self.flit_wheel, now + l);
         m.credit_wheel.append_from(&mut self.credit_wheel, now + l);
         for (b, [lower, upper]) in self.due.iter_mut().enumerate() {
@@ -446,7 +431,7 @@ impl TwoThreads {
 
 /// One half's blocks: each block's arrivals, then its switches. After a
 /// routing fault the half's later blocks' arrivals are still written (as
-/// [`InputQueued::allocate_blocks`] does), so no flit is lost.
+/// [`InputQueued::allocate`] does), so no flit is lost.
 fn run_half<const PREFETCH: bool, const VCS: usize, const DEPTH: usize>(
     half: Half<'_>,
     lanes: Lanes,
@@ -481,10 +466,7 @@ fn run_half<const PREFETCH: bool, const VCS: usize, const DEPTH: usize>(
     for b in blocks.clone() {
         for due in &due[b - blocks.start] {
             let inputs = Inputs::<Shared> {
-                v: m.v,
-                depth: m.depth,
-                w: m.port_words,
-                first_ejection: m.first_ejection,
+                set: m.set,
                 ivcs: &mut l.ivcs,
                 flits: &mut l.flits,
                 inch: &mut l.inch,
@@ -498,22 +480,8 @@ fn run_half<const PREFETCH: bool, const VCS: usize, const DEPTH: usize>(
         }
         let span = (b << m.bits)..((b + 1) << m.bits).min(m.switches);
         let hot = Hot::<Shared> {
-            v: m.v,
-            depth: m.depth,
-            packet_flits: m.packet_flits,
-            switching: crate::sim::config::Switching::Wormhole,
-            selection: crate::routing::Selection::Fixed,
-            port_priority: crate::sim::config::PortPriority::Rotating,
-            wait_for_tail_credit: m.wait_for_tail_credit,
-            link_latency: m.link_latency,
-            switch_delay: m.switch_delay,
-            first_ejection: m.first_ejection,
-            port_words: m.port_words,
-            in_ports: m.in_ports,
-            in_start: m.in_start,
-            sw_out: m.sw_out,
-            out_start: m.out_start,
-            block_of: m.block_of,
+            set: m.set,
+            wiring: m.wiring,
             inch: &mut l.inch,
             busy: &mut l.busy,
             flits: &l.flits,
@@ -529,22 +497,10 @@ fn run_half<const PREFETCH: bool, const VCS: usize, const DEPTH: usize>(
             proposal: &mut *proposal,
             order: &mut *order,
         };
-        // (`LOOK` true, `SINGLE` false: split cycles look ahead whatever
-        // the packets' length.)
-        result = allocate_span::<
-            false,
-            false,
-            true,
-            PREFETCH,
-            true,
-            true,
-            false,
-            true,
-            VCS,
-            DEPTH,
-            Shared,
-            SharedHops,
-        >(hot, now, span, ep);
+        // (Split cycles look ahead whatever the packets' length.)
+        result = allocate_span::<true, false, false, true, true, VCS, DEPTH, Shared, SharedHops>(
+            hot, now, span, ep,
+        );
     }
     debug_assert_eq!(in_network, 0, "a flit to a host on a block's wheel");
     result

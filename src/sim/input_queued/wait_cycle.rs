@@ -12,7 +12,7 @@ impl InputQueued {
     /// packet holds the output VC it wants, or (holding an output VC with an
     /// empty buffer) the upstream VC with the rest of its packet.
     fn waits_on(&self, x: usize, upstream: &[u32]) -> Option<usize> {
-        let v = self.v;
+        let v = self.set.v;
         let q = &self.ivc[x];
         if q.len == 0 {
             return (q.state == ACTIVE && upstream[x] != NONE).then(|| upstream[x] as usize);
@@ -45,7 +45,7 @@ impl InputQueued {
 
     /// Follow waits from every blocked input VC until one repeats.
     pub(super) fn find_wait_cycle(&self) -> Option<Vec<usize>> {
-        let total = self.num_in * self.v;
+        let total = self.num_in * self.set.v;
         // upstream[o] = the input VC whose packet holds output VC o.
         let mut upstream = vec![NONE; total];
         for (x, q) in self.ivc.iter().enumerate() {
@@ -86,7 +86,7 @@ impl InputQueued {
     }
 
     pub(super) fn blocked(&self, ep: &Endpoints) -> Vec<String> {
-        let v = self.v;
+        let v = self.set.v;
         let mut out = Vec::new();
         let name = |x: usize| format!("{} vc{}", self.net.channel_name((x / v) as u32), x % v);
         match self.find_wait_cycle() {
