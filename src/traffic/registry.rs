@@ -4,7 +4,7 @@
 //! outside the crate (a test's toy) joins with [`register`].
 
 use super::kind::TrafficKind;
-use super::patterns::{bits, hotspot, neighbours, randperm, tornado, uniform};
+use super::patterns::{adversarial, bits, hotspot, neighbours, randperm, tornado, uniform};
 use std::sync::Mutex;
 
 /// Every built-in pattern, in the order help and menus list them.
@@ -20,6 +20,7 @@ pub const KINDS: &[&TrafficKind] = &[
     &neighbours::NN,
     &neighbours::NEIGHBOR,
     &randperm::KIND,
+    &adversarial::KIND,
 ];
 
 /// Patterns registered at run time ([`register`]).
