@@ -148,7 +148,7 @@ pub const KIND: TopologyKind = TopologyKind {
     example: "dragonfly:p=2",
     from_file: false,
     contrasts: &["min", "val"],
-    parse: parse,
+    parse,
 };
 
 /// A parsed dragonfly spec.
@@ -285,9 +285,9 @@ fn links_between(g: u32, m: u32, i: u32, t: u32) -> u32 {
     let delta = step.min(g - step);
     let extra = if delta <= r / 2 {
         true
-    } else if r % 2 == 0 {
+    } else if r.is_multiple_of(2) {
         false
-    } else if g % 2 == 0 {
+    } else if g.is_multiple_of(2) {
         delta == g / 2
     } else {
         // The cycle of step (g-1)/2 visits group k·(g-1)/2 mod g k-th; the
@@ -295,7 +295,7 @@ fn links_between(g: u32, m: u32, i: u32, t: u32) -> u32 {
         // (g-1)/2, match every group but the last one visited.
         let at = |x: u32| (x as u64 * (g as u64 - 2) % g as u64) as u32;
         let (lo, hi) = (at(i).min(at(t)), at(i).max(at(t)));
-        lo % 2 == 0 && hi == lo + 1 && hi < g - 1
+        lo.is_multiple_of(2) && hi == lo + 1 && hi < g - 1
     };
     b + extra as u32
 }

@@ -61,7 +61,7 @@ impl TrafficBuild for Adversarial {
                 ),
             )
         })?;
-        if self.shift % groups.count == 0 {
+        if self.shift.is_multiple_of(groups.count) {
             return Err(err(
                 &self.canonical(),
                 format!(
