@@ -12,7 +12,8 @@
 //! Routings today: dimension order on tori and meshes and e-cube on
 //! hypercubes ([`CubeDor`], [`Ecube`]), the oblivious load-balanced torus
 //! routings RDOR, VAL, ROMM, RLB and RLBth ([`Oblivious`]), minimal midimew
-//! routing ([`MidimewMinimal`]), D-mod-k on fat trees ([`DModK`]), up*/down*
+//! routing ([`MidimewMinimal`]), MIN and VAL on the dragonfly
+//! ([`dragonfly`], Kim et al. §4.1), D-mod-k on fat trees ([`DModK`]), up*/down*
 //! ([`UpDown`]) and path-selection tables ([`SourceRouted`]); Duato's
 //! minimal adaptive routing with a DOR escape channel ([`adaptive`]) and
 //! Distributed Routing Balancing ([`drb`], Franco, Garcés and Luque); on
