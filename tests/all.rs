@@ -15,6 +15,7 @@ mod cli_load;
 mod cli_routings;
 mod cli_timeslice;
 mod deadlock;
+mod dragonfly;
 mod drb;
 mod drb_threshold;
 mod drb_ui;

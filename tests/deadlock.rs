@@ -20,6 +20,14 @@ const NETWORKS: &[&str] = &[
     "midimew:16",
     "fattree:4",
     "irregular:16:seed=1",
+    // Dragonflies (issue 67): balanced, unbalanced, fewer groups (several
+    // links between some pairs, an unconnected port), every arrangement.
+    "dragonfly:p=2",
+    "dragonfly:p=1:a=3:h=1",
+    "dragonfly:p=1:a=2:h=2:g=3",
+    "dragonfly:p=1:a=3:h=1:g=3",
+    "dragonfly:p=2:a=4:h=2:g=6:arrangement=palmtree",
+    "dragonfly:p=1:a=4:h=1:g=4:arrangement=random:seed=7",
     // Fabrics read from files (issue 26): parallel cables, uneven hosts.
     "ibnetdiscover:assets/fabrics/fattree-4x2-ibnetdiscover.txt",
     "ibnetdiscover:assets/fabrics/irregular-9-ibnetdiscover.txt",

@@ -22,6 +22,7 @@ const TOPOLOGIES: &[&str] = &[
     "midimew:13",
     "fattree:4",
     "irregular:8:seed=2",
+    "dragonfly:p=1",
 ];
 
 fn scenario(topology: &str, routing: &str, model: SwitchModelKind) -> Scenario {

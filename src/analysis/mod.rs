@@ -37,6 +37,10 @@
 //! - [`quadrants`]: RLB's quadrant probabilities and intermediate boxes.
 //! - [`dependency_graph`]: the channel-dependency graph of any routing,
 //!   over every route it can take, to prove deadlock freedom.
+//! - [`network_loads`]: the same γ_c on any network whose routing hands
+//!   out an exact path law ([`crate::routing::PathLaw`]: the dragonfly's
+//!   MIN and VAL), host channels included, the throughput in flits per
+//!   host per cycle.
 //!
 //! ## Definitions (decided by the team; they reproduce the thesis)
 //! - **Capacity Θ** ([`Cube::capacity`]): the ideal throughput of uniform
@@ -110,6 +114,7 @@ mod dependency;
 mod geometry;
 mod load;
 mod matrix;
+mod network_load;
 mod oblivious;
 mod quadrant;
 mod weights;
@@ -123,6 +128,7 @@ pub use dependency::{DependencyError, DependencyGraph, VcNode, dependency_graph}
 pub use geometry::{Cube, Dir, MAX_NODES, MAX_RADIX};
 pub use load::{ChannelLoads, LoadSum, LoadSummary, channel_loads, ideal_throughput};
 pub use matrix::{MatrixSpec, TrafficMatrix, accepted as accepted_traffic, traffic_help};
+pub use network_load::{NetworkLoads, network_loads};
 pub use oblivious::{
     MAX_ENUMERATED_PATHS, PathDistribution, accepted as accepted_routings, law_of,
 };

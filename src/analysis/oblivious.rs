@@ -284,7 +284,8 @@ mod tests {
             ("dor:tie=left", "plus, random, parity"),
             ("romm:order=yx", "xy, random"),
             ("rlb:x=1", "takes no option"),
-            ("val:3", "takes no options"),
+            ("rdor:3", "takes no options"),
+            ("val:3", "key=value"),
             ("romm:3", "key=value"),
             ("dor:tie=plus:tie=random", "given twice"),
         ] {

@@ -23,7 +23,7 @@ use crate::analysis::{
     MatrixSpec, TrafficMatrix, WorstCase, channel_loads, random_permutation_average, worst_case,
 };
 use crate::scenario::Scenario;
-use crate::topology::{ChannelKind, Endpoint, Network};
+use crate::topology::{ChannelKind, Endpoint, Network, Shape};
 use clap::Args;
 use num_rational::Ratio;
 use serde::Serialize;
@@ -195,6 +195,9 @@ fn check_load(a: &LoadArgs) -> Result<f64, CliError> {
 }
 
 pub fn run(a: LoadArgs) -> Result<(), CliError> {
+    if let Some(done) = on_other_network(&a) {
+        return done;
+    }
     let cube = Cube::from_spec(&a.topology).map_err(input)?;
     if let Some(path) = &a.channels {
         super::check_output("--channels", path)?;
@@ -283,6 +286,36 @@ pub fn run(a: LoadArgs) -> Result<(), CliError> {
     } else {
         super::emit(&readable(&report, &cube))
     }
+}
+
+/// The analysis on a network that is not a k-ary n-cube, when the routing
+/// has an exact path law there (the dragonfly's MIN and VAL:
+/// `load_network.rs`); `None` leaves the topology to the cube analysis
+/// (and its errors).
+fn on_other_network(a: &LoadArgs) -> Option<Result<(), CliError>> {
+    let net = Network::from_spec(&a.topology).ok()?;
+    if matches!(net.shape(), Shape::Cube { .. }) {
+        return None;
+    }
+    let routing: crate::routing::RoutingSpec = a.routing.as_deref()?.parse().ok()?;
+    let _has_law = routing.path_law(&net)?;
+    let cube_only = if a.compare {
+        Some("--compare")
+    } else if a.channels.is_some() {
+        Some("--channels")
+    } else {
+        None
+    };
+    Some(super::load_network::run(
+        super::load_network::NetworkLoadArgs {
+            net: &net,
+            routing: &routing,
+            traffic: a.traffic.as_deref(),
+            json: a.json,
+            seed: a.seed,
+            cube_only,
+        },
+    ))
 }
 
 fn fill(report: &mut LoadReport, cube: &Cube, l: &ChannelLoads) {

@@ -8,6 +8,7 @@ mod args;
 mod campaign;
 mod command;
 mod load;
+mod load_network;
 mod output;
 mod paths;
 mod progress;

@@ -6,6 +6,7 @@
 //! these; the registry lists them.
 
 use super::law::Law;
+use super::path_law::PathLaw;
 use super::{Acknowledgement, Routing};
 use crate::spec_options::{Options, Spec};
 use crate::topology::Network;
@@ -95,6 +96,14 @@ pub trait RoutingBuild: Send + Sync + Debug {
     /// `worst` traffic and the app's oblivious panel compute with. `None`
     /// (the default) keeps a routing out of the analysis.
     fn law(&self) -> Option<Law> {
+        None
+    }
+    /// The routing's exact path law on `net` when it is an oblivious
+    /// routing the analysis can sum on networks other than k-ary n-cubes
+    /// (the dragonfly's MIN and VAL): per pair of switches, its paths with
+    /// their probabilities ([`PathLaw`]). `None` (the default) when it has
+    /// none there; `Some(Err)` when it has one but not on this network.
+    fn path_law(&self, _net: &Network) -> Option<Result<Box<dyn PathLaw>, String>> {
         None
     }
     /// The knee this spec reads the defaults it leaves unset from, on

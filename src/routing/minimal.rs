@@ -1,7 +1,8 @@
 //! `minimal`: the topology's own minimal static routing, the baseline every
 //! paper compares against: DOR on tori and meshes, e-cube on hypercubes, the
 //! minimal midimew rule, D-mod-k on fat trees, up*/down* (root 0) on
-//! irregular networks.
+//! irregular networks, MIN (local, global, local; Kim et al. §4.1) on
+//! dragonflies (where `minimal` and `min` are the same routing).
 
 use super::Routing;
 use super::kind::{Family, RoutingBuild, RoutingKind, options};
@@ -11,7 +12,7 @@ pub(super) const KIND: RoutingKind = RoutingKind {
     name: "minimal",
     aliases: &["default"],
     options: "",
-    summary: "the topology's own static routing (DOR, e-cube, midimew, D-mod-k or up*/down*)",
+    summary: "the topology's own static routing (DOR, e-cube, midimew, D-mod-k, up*/down* or the dragonfly's MIN)",
     families: &[Family::Static],
     parse: |parts| {
         options("minimal", parts, &[])?;
@@ -30,6 +31,7 @@ impl Minimal {
         let kind = match net.shape() {
             Shape::FatTree { .. } => super::dmodk::KIND,
             Shape::Irregular => super::updown::KIND,
+            Shape::Dragonfly { .. } => return Ok(super::dragonfly::spec::min()),
             Shape::Cube { .. } | Shape::Hypercube { .. } | Shape::Midimew { .. } => {
                 super::dor::KIND
             }

@@ -12,7 +12,8 @@
 //! Routings today: dimension order on tori and meshes and e-cube on
 //! hypercubes ([`CubeDor`], [`Ecube`]), the oblivious load-balanced torus
 //! routings RDOR, VAL, ROMM, RLB and RLBth ([`Oblivious`]), minimal midimew
-//! routing ([`MidimewMinimal`]), D-mod-k on fat trees ([`DModK`]), up*/down*
+//! routing ([`MidimewMinimal`]), MIN and VAL on the dragonfly
+//! ([`dragonfly`], Kim et al. §4.1), D-mod-k on fat trees ([`DModK`]), up*/down*
 //! ([`UpDown`]) and path-selection tables ([`SourceRouted`]); Duato's
 //! minimal adaptive routing with a DOR escape channel ([`adaptive`]) and
 //! Distributed Routing Balancing ([`drb`], Franco, Garcés and Luque); on
@@ -38,6 +39,7 @@ mod candidates;
 mod dmodk;
 mod dmodk_fabric;
 mod dor;
+pub mod dragonfly;
 pub mod drb;
 pub mod fattree;
 mod feedback;
@@ -47,6 +49,7 @@ mod midimew;
 mod minimal;
 mod oblivious;
 mod pair_table;
+mod path_law;
 pub mod registry;
 mod source_routed;
 mod spec;
@@ -72,6 +75,7 @@ pub use oblivious::{
 };
 pub(crate) use pair_table::NO_ANSWER;
 pub use pair_table::{PairTable, TABLE_MAX_SWITCHES};
+pub use path_law::PathLaw;
 pub use source_routed::SourceRouted;
 pub use spec::{RoutingError, RoutingSpec, too_few_vcs};
 pub use state::{PacketInfo, RouteState};

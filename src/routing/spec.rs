@@ -5,6 +5,7 @@
 //! ([`crate::paths`]).
 
 use super::kind::{Family, Knee, KneeRequest, RoutingBuild};
+use super::path_law::PathLaw;
 use super::registry;
 use super::{Acknowledgement, Routing};
 use crate::topology::Network;
@@ -147,6 +148,11 @@ impl RoutingSpec {
     /// oblivious routing on tori and meshes ([`RoutingBuild::law`]).
     pub fn law(&self) -> Option<super::Law> {
         self.build.law()
+    }
+    /// The routing's exact path law on `net`, for the analysis on
+    /// networks other than k-ary n-cubes ([`RoutingBuild::path_law`]).
+    pub fn path_law(&self, net: &Network) -> Option<Result<Box<dyn PathLaw>, String>> {
+        self.build.path_law(net)
     }
 
     /// True when it runs only on the time-slice switch model.

@@ -4,7 +4,8 @@
 //! Every topology in the papers is built here: k-ary n-cube tori and meshes
 //! (Singh's thesis, DRB §4), binary hypercubes and midimew (DRB §4), the k-ary
 //! fat tree of the weighted-path paper, and the random irregular switch
-//! networks of the up*/down* papers (Villalobos et al. §4, Koibuchi et al. §4).
+//! networks of the up*/down* papers (Villalobos et al. §4, Koibuchi et al. §4),
+//! and the dragonfly (Kim, Dally, Scott and Abts, ISCA 2008).
 //!
 //! Channel numbering (stable, used by every per-channel view and file):
 //! switch-to-switch channels come first, `0..num_network_channels()`, in the
@@ -14,6 +15,7 @@
 
 mod builder;
 pub mod cube;
+pub mod dragonfly;
 mod edge_list;
 mod error;
 mod fat_tree;
@@ -129,6 +131,32 @@ pub enum Shape {
     FatTree { k: u32 },
     /// Random irregular switch network (or one read from a file).
     Irregular,
+    /// Dragonfly (Kim et al., ISCA 2008): `g` groups of `a` routers with
+    /// `p` hosts and `h` global channels each ([`dragonfly`]). Switch
+    /// `i·a + r` is router `r` of group `i`; ports `0..a-1` local, then
+    /// `h` global, then the hosts.
+    Dragonfly { p: u32, a: u32, h: u32, g: u32 },
+}
+
+/// A network's switches in groups of consecutive ids (group `i` holds
+/// switches `i·size .. (i+1)·size`): what group-level traffic (the
+/// dragonfly's adversarial pattern) needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Groups {
+    pub count: u32,
+    pub size: u32,
+}
+
+impl Shape {
+    /// The switches' groups, for the shapes that have them (the
+    /// dragonfly's groups); `None` for the others. A later hierarchical
+    /// topology (HyperX's rows, Slim Fly's subgraphs) adds its arm here.
+    pub fn groups(&self) -> Option<Groups> {
+        match *self {
+            Shape::Dragonfly { a, g, .. } => Some(Groups { count: g, size: a }),
+            _ => None,
+        }
+    }
 }
 
 /// A network: switches, hosts, channels, a petgraph view and drawing

@@ -4,7 +4,7 @@
 //! defined outside the crate (a test's toy) joins with [`register`].
 
 use super::kind::TopologyKind;
-use super::{cube, edge_list, fat_tree, hypercube, import, irregular, midimew};
+use super::{cube, dragonfly, edge_list, fat_tree, hypercube, import, irregular, midimew};
 use crate::limits;
 use std::sync::Mutex;
 
@@ -15,6 +15,7 @@ pub const KINDS: &[&TopologyKind] = &[
     &hypercube::KIND,
     &midimew::KIND,
     &fat_tree::KIND,
+    &dragonfly::KIND,
     &irregular::KIND,
     &edge_list::KIND,
     &import::IBNETDISCOVER,
@@ -147,6 +148,9 @@ mod tests {
             "fattree:8",
             "irregular:16:seed=3",
             "irregular:12:ports=6:hosts=2:seed=5",
+            "dragonfly:p=2",
+            "dragonfly:p=1:a=3:h=1:g=3",
+            "dragonfly:p=3:a=2:h=3:g=5:arrangement=palmtree",
         ] {
             let parsed: super::super::TopologySpec = spec.parse().unwrap();
             let size = parsed.size().unwrap();

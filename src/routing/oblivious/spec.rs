@@ -6,6 +6,8 @@
 use super::laws::{RdorLaw, RlbLaw, RommLaw, ValLaw};
 use super::{Oblivious, classes};
 use crate::routing::Routing;
+use crate::routing::dragonfly::Intermediate;
+use crate::routing::dragonfly::spec::{self as dragonfly, with_dragonfly};
 use crate::routing::kind::{Family, RoutingBuild, RoutingKind, options};
 use crate::routing::law::{DimOrder, Law, ObliviousLaw};
 use crate::topology::cube::Geometry;
@@ -23,20 +25,39 @@ pub(in crate::routing) const RDOR: RoutingKind = RoutingKind {
     name: "rdor",
     aliases: &["min"],
     options: "",
-    summary: "randomised dimension order, minimal (Singh's MIN beyond one dimension)",
+    summary: "randomised dimension order, minimal (Singh's MIN beyond one dimension); \
+              on a dragonfly Kim et al.'s MIN (local, global, local)",
     families: &[Family::Oblivious],
-    parse: |parts| plain("rdor", parts, RdorLaw),
+    parse: |parts| {
+        Ok(with_dragonfly(
+            plain("rdor", parts, RdorLaw)?,
+            dragonfly::min(),
+        ))
+    },
     examples: &["rdor"],
 };
 
 pub(in crate::routing) const VAL: RoutingKind = RoutingKind {
     name: "val",
     aliases: &["valiant"],
-    options: "",
-    summary: "Valiant: a uniformly random intermediate node, minimal in both phases",
+    options: "[:intermediate=group|router] (dragonfly)",
+    summary: "Valiant: a uniformly random intermediate node, minimal in both phases; \
+              on a dragonfly a random intermediate group (Kim et al. §4.1) or router",
     families: &[Family::Oblivious],
-    parse: |parts| plain("val", parts, ValLaw),
-    examples: &["val"],
+    parse: |parts| {
+        let o = options("val", parts, &["intermediate"])?;
+        match o
+            .keyword::<Intermediate>("intermediate")
+            .map_err(|e| e.to_string())?
+        {
+            None | Some(Intermediate::Group) => Ok(with_dragonfly(
+                plain("val", &[], ValLaw)?,
+                dragonfly::val(Intermediate::Group),
+            )),
+            Some(i) => Ok(dragonfly::val(i)),
+        }
+    },
+    examples: &["val", "val:intermediate=router"],
 };
 
 pub(in crate::routing) const ROMM: RoutingKind = RoutingKind {
