@@ -2,7 +2,8 @@
 //! live or sweep curves, side by side in presenter mode, runs side by side
 //! on one colour range. What the side panels add to the network views
 //! (a view of their own left of the runs, the runs' colourings, marks over
-//! each run) comes through [`Panel::central`] and [`Panel::paint_over`].
+//! each run) comes through [`super::panel::Panel::central`] and
+//! [`super::panel::Panel::paint_over`].
 
 use super::app_state::Views;
 use super::panel::Central;

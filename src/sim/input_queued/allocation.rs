@@ -357,7 +357,7 @@ struct Made {
 /// and a fresh head takes its table's one candidate ([`route_from_table`]).
 /// `LOOK` (only with both): a head granted to a switch takes its answer
 /// there along ([`super::Ahead`], lookahead routing). `VCS` and `DEPTH`:
-/// the router's shape as constants, or 0 ([`super::with_shape!`]).
+/// the router's shape as constants, or 0 (`with_shape!`).
 ///
 /// Out of line: compiled inside its callers it executed 2-3 % more
 /// instructions on the tori (callgrind; its own function keeps the loop's

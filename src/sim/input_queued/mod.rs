@@ -1152,7 +1152,7 @@ struct Inputs<'a, F: Family> {
 /// The flits `due` now reach the input buffers of their channels'
 /// downstream switches, or (on an ejection channel) their hosts.
 /// `PREFETCH`: ask for the records of the event [`AHEAD`] places on
-/// (large networks, [`InputQueued::prefetch`]).
+/// (large networks, [`Settings::prefetch`]).
 #[inline(always)]
 fn arrive<const PREFETCH: bool, const VCS: usize, const DEPTH: usize, F: Family, E: HopCalls>(
     now: u64,
