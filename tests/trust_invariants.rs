@@ -46,6 +46,7 @@ const TOPOLOGIES: &[&str] = &[
     "fattree:4",
     "irregular:8:seed=2",
     "irregular:12:ports=6:hosts=2:seed=5",
+    "dragonfly:p=1",
 ];
 
 const TRAFFIC: &[&str] = &[
