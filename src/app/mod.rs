@@ -26,6 +26,7 @@ pub mod colour_scale;
 pub mod colouring;
 mod commands;
 pub mod digest_run;
+pub mod dragonfly_panel;
 pub mod drb_panel;
 pub mod export;
 pub mod fabric_view;

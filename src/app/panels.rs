@@ -1,11 +1,13 @@
 //! The app's side panels in one list ([`Panels`]): static path selection
 //! (Villalobos §3-4, Koibuchi §3), the oblivious-routing analysis (Singh
-//! §2-3) and DRB's metapaths (DRB §2-3), each a [`Panel`], and any panel
-//! added at run time. The View menu, the docking rule, the draw, the
+//! §2-3), DRB's metapaths (DRB §2-3) and the dragonfly's adaptive
+//! decisions (Kim et al. §4.2), each a [`Panel`], and any panel added at
+//! run time. The View menu, the docking rule, the draw, the
 //! frame's background work, the sampling as cycles run, what the panels
 //! add to the network views and the tours read the list; the three keep
 //! their own fields for the tests and tours that read their state.
 
+use super::dragonfly_panel::AdaptiveDecisions;
 use super::drb_panel::DrbPanel;
 use super::network_view::Selected;
 use super::oblivious::ObliviousAnalysis;
@@ -15,7 +17,6 @@ use super::session::Session;
 use crate::sim::Simulation;
 
 /// Every side panel.
-#[derive(Default)]
 pub struct Panels {
     pub path_selection: PathSelection,
     pub oblivious: ObliviousAnalysis,
@@ -26,6 +27,18 @@ pub struct Panels {
     pub extra: Vec<Box<dyn Panel>>,
     /// The panels shown last frame, by id (the docking rule).
     docked: Vec<&'static str>,
+}
+
+impl Default for Panels {
+    fn default() -> Self {
+        Panels {
+            path_selection: PathSelection::default(),
+            oblivious: ObliviousAnalysis::default(),
+            drb: DrbPanel::default(),
+            extra: vec![Box::new(AdaptiveDecisions::default())],
+            docked: Vec::new(),
+        }
+    }
 }
 
 impl Panels {

@@ -12,6 +12,26 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../assets/scenarios/adaptive-torus8-transpose.json"),
     ),
     (
+        "dragonfly-a-min-uniform.json",
+        include_str!("../../assets/scenarios/dragonfly-a-min-uniform.json"),
+    ),
+    (
+        "dragonfly-b-min-worst.json",
+        include_str!("../../assets/scenarios/dragonfly-b-min-worst.json"),
+    ),
+    (
+        "dragonfly-c-ugal-l-worst.json",
+        include_str!("../../assets/scenarios/dragonfly-c-ugal-l-worst.json"),
+    ),
+    (
+        "dragonfly-d-ugal-g-worst.json",
+        include_str!("../../assets/scenarios/dragonfly-d-ugal-g-worst.json"),
+    ),
+    (
+        "dragonfly-e-par-vs-ugal-l.json",
+        include_str!("../../assets/scenarios/dragonfly-e-par-vs-ugal-l.json"),
+    ),
+    (
         "drb-hypercube4-butterfly.json",
         include_str!("../../assets/scenarios/drb-hypercube4-butterfly.json"),
     ),
@@ -219,6 +239,11 @@ pub const GROUPS: &[Group] = &[
         title: "Distributed Routing Balancing (Franco et al.)",
         about: "Paths that widen only where measured latency asks for it, beside static and adaptive routing: the per-node latency surface flattens.",
         prefixes: &["drb-", "adaptive-"],
+    },
+    Group {
+        title: "Dragonfly: why adaptive routing (Kim et al.; Jiang et al.)",
+        about: "Groups of routers joined by one global channel a pair: minimal routing is best under uniform traffic and lights one channel under the worst case; UGAL and PAR choose per packet between it and Valiant's detour.",
+        prefixes: &["dragonfly-"],
     },
     Group {
         title: "Fat-tree multipath balancing",

@@ -12,8 +12,9 @@
 //! Routings today: dimension order on tori and meshes and e-cube on
 //! hypercubes ([`CubeDor`], [`Ecube`]), the oblivious load-balanced torus
 //! routings RDOR, VAL, ROMM, RLB and RLBth ([`Oblivious`]), minimal midimew
-//! routing ([`MidimewMinimal`]), MIN and VAL on the dragonfly
-//! ([`dragonfly`], Kim et al. §4.1), D-mod-k on fat trees ([`DModK`]), up*/down*
+//! routing ([`MidimewMinimal`]), MIN and VAL on the dragonfly and the
+//! adaptive UGAL-L, UGAL-G and PAR ([`dragonfly`], Kim et al. §4.1-4.2;
+//! Jiang et al.), D-mod-k on fat trees ([`DModK`]), up*/down*
 //! ([`UpDown`]) and path-selection tables ([`SourceRouted`]); Duato's
 //! minimal adaptive routing with a DOR escape channel ([`adaptive`]) and
 //! Distributed Routing Balancing ([`drb`], Franco, Garcés and Luque); on
@@ -83,7 +84,7 @@ pub use updown::{UpDown, UpDownSpec, UpDownTables};
 pub use walk::{Step, WalkError, walk};
 
 use crate::rng::SimRng;
-use crate::topology::{PortId, SwitchId};
+use crate::topology::{ChannelId, PortId, SwitchId};
 
 /// Local state a per-hop decision may look at.
 pub trait BufferView {
@@ -95,6 +96,20 @@ pub trait BufferView {
     /// fill at the start of the slice plus what this switch sent it since,
     /// which may exceed its capacity). `None` by default.
     fn occupancy(&self, _port: PortId) -> Option<u32> {
+        None
+    }
+    /// Flits this switch has sent on `port`'s channel that the next switch
+    /// has not yet freed, over all its VCs: the credits in use (BookSim2's
+    /// `GetUsedCredit`) on the input-queued router, the output queue's
+    /// length on the output-queued one. What UGAL-L compares (Kim et al.,
+    /// ISCA 2008, §4.2: the "queue length" of an output). 0 by default.
+    fn queued(&self, _port: PortId) -> u32 {
+        0
+    }
+    /// The same for any channel of the network, as a global observer sees
+    /// it: UGAL-G's "global information" (Kim et al. §4.2), an ideal no
+    /// router has. `None` where the switch model offers no such view.
+    fn channel_queued(&self, _channel: ChannelId) -> Option<u32> {
         None
     }
 }

@@ -42,7 +42,7 @@ use super::model::SwitchModel;
 use super::model_kind::{CYCLES, SwitchModelEntry, per_cycle_routing, same_router};
 use super::timewheel::TimeWheel;
 use crate::routing::{BufferView, Candidates, Selection};
-use crate::topology::{ChannelKind, Endpoint, Network, PortId, SwitchId};
+use crate::topology::{ChannelId, ChannelKind, Endpoint, Network, PortId, SwitchId};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -106,6 +106,17 @@ impl BufferView for QueueView<'_> {
             }
             _ => 0,
         }
+    }
+    fn queued(&self, port: PortId) -> u32 {
+        match self.out.get(port as usize) {
+            Some(&c) if c != u32::MAX => self.outputs[c as usize].flits.min(u32::MAX as u64) as u32,
+            _ => 0,
+        }
+    }
+    fn channel_queued(&self, channel: ChannelId) -> Option<u32> {
+        self.outputs
+            .get(channel as usize)
+            .map(|o| o.flits.min(u32::MAX as u64) as u32)
     }
 }
 

@@ -147,7 +147,7 @@ pub const KIND: TopologyKind = TopologyKind {
     params: PARAMS,
     example: "dragonfly:p=2",
     from_file: false,
-    contrasts: &["min", "val"],
+    contrasts: &["min", "val", "ugal-l", "ugal-g", "par"],
     parse,
 };
 

@@ -68,6 +68,10 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         "6-fattree.json",
         include_str!("../../../assets/tours/6-fattree.json"),
     ),
+    (
+        "7-dragonfly.json",
+        include_str!("../../../assets/tours/7-dragonfly.json"),
+    ),
 ];
 
 /// The screen regions a step may point at besides the side panels (each

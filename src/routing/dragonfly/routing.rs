@@ -32,9 +32,15 @@
 //! through three groups.) With more VCs than classes, class `c` of `C`
 //! takes VCs `c·V/C ..= (c+1)·V/C - 1`.
 //!
+//! PAR (`adaptive.rs`) may turn a minimal packet non-minimal at the
+//! second router of its source group: every hop from there on is one
+//! class further up ([`LATE`]), so its source group's two local hops are in
+//! classes 0 and 1, and it needs one class more (4, or 5 by router).
+//!
 //! Route state: `phase` 0 towards the intermediate, 1 towards the
 //! destination; `via[0]` the intermediate group or router; `tag` the
-//! global channels crossed.
+//! global channels crossed; `aux` the adaptive routings' flags
+//! ([`UNDECIDED`], [`PENDING`], [`LATE`], [`PLAN_LATE`]; 0 for MIN and VAL).
 
 use crate::rng::below;
 use crate::routing::path_law::PathLaw;
@@ -42,6 +48,20 @@ use crate::routing::{Candidates, Hop, PacketInfo, RouteState, Routing, Source};
 use crate::topology::dragonfly::{DragonflyWiring, GlobalLink};
 use crate::topology::{ChannelId, Network, Peer, PortId, SwitchId};
 use std::sync::Arc;
+
+/// `aux` flag: UGAL's or PAR's decision at the source router is still to
+/// be made (the packet has not yet been routed there).
+pub(super) const UNDECIDED: u32 = 1;
+/// `aux` flag: PAR's packet goes minimally and may still turn non-minimal
+/// at the next router of its source group.
+pub(super) const PENDING: u32 = 2;
+/// `aux` flag: PAR turned the packet non-minimal after its first hop:
+/// every hop from there is one VC class up.
+pub(super) const LATE: u32 = 4;
+/// `aux` flag, for exhaustive walks only (`source_states`): the packet goes
+/// minimally for one hop, then turns non-minimal towards `via[0]` (becomes
+/// [`LATE`]) at the first router that is not its source.
+pub(super) const PLAN_LATE: u32 = 8;
 
 /// VAL's intermediate: a group (Kim et al.) or a router (BookSim2).
 #[derive(strum::EnumString, strum::IntoStaticStr, strum::VariantNames, strum::VariantArray)]
@@ -88,6 +108,8 @@ pub struct DragonflyRouting {
     wiring: Arc<DragonflyWiring>,
     mode: Mode,
     vcs: u8,
+    /// One class more for PAR's late turn ([`LATE`]).
+    late: bool,
 }
 
 impl DragonflyRouting {
@@ -104,11 +126,30 @@ impl DragonflyRouting {
             wiring: Arc::new(wiring),
             mode,
             vcs: vcs.max(mode.classes()),
+            late: false,
         })
     }
 
+    /// The same routing with the class PAR's late turn needs ([`LATE`]),
+    /// on `vcs` VCs (at least [`Self::classes`]).
+    pub(super) fn with_late_class(mut self, vcs: u8) -> DragonflyRouting {
+        self.late = true;
+        self.vcs = vcs.max(self.classes());
+        self
+    }
+
+    /// VC classes: the mode's, and one more with PAR's late turns (`LATE`).
+    pub fn classes(&self) -> u8 {
+        self.mode.classes() + self.late as u8
+    }
+
+    /// The network's groups and global links.
+    pub(super) fn wiring(&self) -> &DragonflyWiring {
+        &self.wiring
+    }
+
     /// How many intermediates VAL draws from (1 for MIN).
-    fn draws(&self) -> u32 {
+    pub(super) fn draws(&self) -> u32 {
         let w = &self.wiring;
         match self.mode {
             Mode::Min => 1,
@@ -119,7 +160,7 @@ impl DragonflyRouting {
 
     /// The state the source leaves a packet in for draw `k` of
     /// [`Self::draws`].
-    fn state_for(&self, pkt: &PacketInfo, k: u32) -> RouteState {
+    pub(super) fn state_for(&self, pkt: &PacketInfo, k: u32) -> RouteState {
         let w = &self.wiring;
         let (gs, gd) = (w.group(pkt.src_switch), w.group(pkt.dst_switch));
         let minimal = match self.mode {
@@ -136,7 +177,7 @@ impl DragonflyRouting {
 
     /// Whether the packet has reached its intermediate at `at` (and so is
     /// in phase 1 there).
-    fn phase_at(&self, at: SwitchId, st: &RouteState) -> u8 {
+    pub(super) fn phase_at(&self, at: SwitchId, st: &RouteState) -> u8 {
         if st.phase == 1 {
             return 1;
         }
@@ -148,11 +189,13 @@ impl DragonflyRouting {
         reached as u8
     }
 
-    /// The VC class of a hop taken with `globals` global channels crossed
-    /// before it, in `phase`.
-    fn class(&self, phase: u8, globals: u32) -> u8 {
-        let up = matches!(self.mode, Mode::Val(Intermediate::Router)) && phase == 1 && globals >= 1;
-        globals as u8 + up as u8
+    /// The VC class of a hop taken in state `st` (`tag` global channels
+    /// crossed before it, in `phase`, perhaps [`LATE`]).
+    fn class(&self, st: &RouteState) -> u8 {
+        let globals = st.tag;
+        let up =
+            matches!(self.mode, Mode::Val(Intermediate::Router)) && st.phase == 1 && globals >= 1;
+        globals as u8 + up as u8 + (st.aux & LATE != 0) as u8
     }
 
     /// The link a minimal route from `s` takes towards group `t` (and
@@ -185,7 +228,7 @@ impl DragonflyRouting {
             (_, Mode::Val(Intermediate::Group)) => (st.via[0], None),
             (_, Mode::Val(Intermediate::Router)) => (w.group(st.via[0]), Some(st.via[0])),
         };
-        let class = self.class(st.phase, st.tag);
+        let class = self.class(st);
         if w.group(at) == tg {
             let t = target.filter(|&t| t != at)?;
             return Some((w.local_port(at, t), class));
@@ -200,9 +243,9 @@ impl DragonflyRouting {
     }
 
     /// The VCs of class `c`.
-    fn vc_range(&self, c: u8) -> (u8, u8) {
-        let (v, n) = (self.vcs as u32, self.mode.classes() as u32);
-        let c = c.min(self.mode.classes() - 1) as u32;
+    pub(super) fn vc_range(&self, c: u8) -> (u8, u8) {
+        let (v, n) = (self.vcs as u32, self.classes() as u32);
+        let c = c.min(self.classes() - 1) as u32;
         ((c * v / n) as u8, ((c + 1) * v / n - 1) as u8)
     }
 
@@ -216,7 +259,58 @@ impl DragonflyRouting {
     pub fn path_law(&self, net: &Network) -> DragonflyLaw {
         DragonflyLaw {
             routing: self.clone(),
-            out: (0..net.num_switches() as SwitchId)
+            out: PortTable::of(net),
+        }
+    }
+
+    /// Follows the route of a packet to `dst` from switch `from` in state
+    /// `st` (left as the last hop leaves it), calling `visit` with each
+    /// hop's port and channel; the number of hops. At most 16 hops: a
+    /// route on a dragonfly has 6 at most.
+    pub(super) fn follow(
+        &self,
+        out: &PortTable,
+        from: SwitchId,
+        dst: SwitchId,
+        st: &mut RouteState,
+        mut visit: impl FnMut(PortId, ChannelId),
+    ) -> u32 {
+        let mut at = from;
+        let mut hops = 0;
+        while (at != dst || self.phase_at(at, st) == 0) && hops < 16 {
+            let Some((port, _)) = self.step(at, dst, st) else {
+                break;
+            };
+            let Some(&(ch, next)) = out.0[at as usize].get(port as usize) else {
+                break;
+            };
+            if next == u32::MAX {
+                break;
+            }
+            visit(port, ch);
+            hops += 1;
+            at = next;
+        }
+        hops
+    }
+}
+
+/// The output channel of every switch port and the switch behind it
+/// (`u32::MAX`: none), for following routes off the engine.
+#[derive(Clone, Debug)]
+pub(super) struct PortTable(Vec<Vec<(ChannelId, SwitchId)>>);
+
+impl PortTable {
+    /// The output channel of `port` of switch `s` (`u32::MAX`: none).
+    pub(super) fn channel(&self, s: SwitchId, port: PortId) -> ChannelId {
+        self.0[s as usize]
+            .get(port as usize)
+            .map_or(u32::MAX, |&(ch, _)| ch)
+    }
+
+    pub(super) fn of(net: &Network) -> PortTable {
+        PortTable(
+            (0..net.num_switches() as SwitchId)
                 .map(|s| {
                     net.ports(s)
                         .iter()
@@ -229,7 +323,7 @@ impl DragonflyRouting {
                         .collect()
                 })
                 .collect(),
-        }
+        )
     }
 }
 
@@ -275,9 +369,7 @@ impl Routing for DragonflyRouting {
 #[derive(Clone, Debug)]
 pub struct DragonflyLaw {
     routing: DragonflyRouting,
-    /// The output channel of every switch port and the switch behind it
-    /// (`u32::MAX`: none).
-    out: Vec<Vec<(ChannelId, SwitchId)>>,
+    out: PortTable,
 }
 
 impl PathLaw for DragonflyLaw {
@@ -298,21 +390,8 @@ impl PathLaw for DragonflyLaw {
         };
         let mut out = Vec::with_capacity(r.draws() as usize);
         for mut st in r.all_states(&pkt) {
-            let mut at = s;
             let mut path = Vec::with_capacity(6);
-            while (at != d || r.phase_at(at, &st) == 0) && path.len() < 16 {
-                let Some((port, _)) = r.step(at, d, &mut st) else {
-                    break;
-                };
-                let Some(&(ch, next)) = self.out[at as usize].get(port as usize) else {
-                    break;
-                };
-                if next == u32::MAX {
-                    break;
-                }
-                path.push(ch);
-                at = next;
-            }
+            r.follow(&self.out, s, d, &mut st, |_, ch| path.push(ch));
             out.push((1, path));
         }
         out

@@ -2,11 +2,13 @@
 //! `rdor`'s alias, and what `minimal` resolves to on a dragonfly) and VAL
 //! (`val[:intermediate=group|router]`), and [`with_dragonfly`], which lets
 //! a torus routing's entry (`rdor`, `val`) stand for its dragonfly
-//! counterpart on a dragonfly.
+//! counterpart on a dragonfly; the adaptive routings' entries
+//! ([`UGAL_L`], [`UGAL_G`], [`PAR`]) and [`AdaptiveSpec`].
 
+use super::adaptive::{AdaptiveParams, Adaptivity, DragonflyAdaptive};
 use super::routing::{DragonflyRouting, Intermediate, Mode};
 use crate::routing::Routing;
-use crate::routing::kind::RoutingBuild;
+use crate::routing::kind::{Family, RoutingBuild, RoutingKind, options};
 use crate::routing::law::Law;
 use crate::routing::path_law::PathLaw;
 use crate::topology::{Network, Shape};
@@ -133,5 +135,110 @@ impl RoutingBuild for CubeOrDragonfly {
         } else {
             self.cube.path_law(net)
         }
+    }
+}
+
+/// The options the adaptive routings share.
+const ADAPTIVE_OPTIONS: &str =
+    "[:threshold=0..100000][:candidates=1..8][:intermediate=group|router]";
+
+/// Parses an adaptive routing's options (`adaptive.rs`'s docs).
+fn parse_adaptive(kind: Adaptivity, parts: &[&str]) -> Result<Box<dyn RoutingBuild>, String> {
+    let mut params = AdaptiveParams::of(kind);
+    let name = params.name();
+    let o = options(&name, parts, &["threshold", "candidates", "intermediate"])?;
+    let e = |e: crate::spec_options::OptionError| e.to_string();
+    if let Some(t) = o
+        .u32("threshold", 0..=AdaptiveParams::MAX_THRESHOLD)
+        .map_err(e)?
+    {
+        params.threshold = t;
+    }
+    if let Some(n) = o
+        .u32("candidates", 1..=AdaptiveParams::MAX_CANDIDATES)
+        .map_err(e)?
+    {
+        params.candidates = n;
+    }
+    if let Some(i) = o.keyword::<Intermediate>("intermediate").map_err(e)? {
+        params.intermediate = i;
+    }
+    Ok(Box::new(AdaptiveSpec { params }))
+}
+
+/// UGAL-L (Kim et al., ISCA 2008, §4.2).
+pub(in crate::routing) const UGAL_L: RoutingKind = RoutingKind {
+    name: "ugal-l",
+    aliases: &["ugal"],
+    options: ADAPTIVE_OPTIONS,
+    summary: "dragonfly: MIN or VAL per packet at the source router, by local queue x hops \
+              (Kim et al. UGAL-L)",
+    families: &[Family::Adaptive],
+    parse: |parts| parse_adaptive(Adaptivity::UgalL, parts),
+    examples: &[
+        "ugal-l",
+        "ugal-l:intermediate=router",
+        "ugal-l:threshold=30:candidates=2",
+    ],
+};
+
+/// UGAL-G (Kim et al., ISCA 2008, §4.2).
+pub(in crate::routing) const UGAL_G: RoutingKind = RoutingKind {
+    name: "ugal-g",
+    aliases: &[],
+    options: ADAPTIVE_OPTIONS,
+    summary: "dragonfly: MIN or VAL per packet at the source, by every queue on each route \
+              (Kim et al. UGAL-G, the ideal)",
+    families: &[Family::Adaptive],
+    parse: |parts| parse_adaptive(Adaptivity::UgalG, parts),
+    examples: &["ugal-g"],
+};
+
+/// PAR (Jiang, Kim and Dally, ISCA 2009, §3).
+pub(in crate::routing) const PAR: RoutingKind = RoutingKind {
+    name: "par",
+    aliases: &[],
+    options: ADAPTIVE_OPTIONS,
+    summary: "dragonfly: UGAL-L at the source, decided again at the next router of the \
+              source group (Jiang et al. progressive adaptive routing)",
+    families: &[Family::Adaptive],
+    parse: |parts| parse_adaptive(Adaptivity::Par, parts),
+    examples: &["par", "par:intermediate=router"],
+};
+
+/// UGAL-L, UGAL-G or PAR, as a buildable spec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AdaptiveSpec {
+    pub params: AdaptiveParams,
+}
+
+impl RoutingBuild for AdaptiveSpec {
+    fn canonical(&self) -> String {
+        self.params.name()
+    }
+    fn applies_to(&self, net: &Network) -> Result<(), String> {
+        if is_dragonfly(net) {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} routes on dragonflies; {} is not one",
+                self.params.name(),
+                net.spec()
+            ))
+        }
+    }
+    /// VAL's classes with this intermediate, one more for PAR
+    /// (`adaptive.rs`'s docs).
+    fn min_vcs(&self, _net: &Network) -> u8 {
+        self.params.classes()
+    }
+    fn build(&self, net: &Network, vcs: u8) -> Result<Box<dyn Routing>, String> {
+        Ok(Box::new(DragonflyAdaptive::new(net, self.params, vcs)?))
+    }
+    fn variants(&self, _net: &Network) -> Vec<String> {
+        vec![self.canonical()]
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }

@@ -55,7 +55,7 @@ use super::prefetch::prefetch;
 use super::shared_hops::{SharedHops, end_shared_hops};
 use super::timewheel::TimeWheel;
 use crate::routing::{BufferView, Candidate, Candidates, Selection};
-use crate::topology::{ChannelKind, Endpoint, Network, PortId};
+use crate::topology::{ChannelId, ChannelKind, Endpoint, Network, PortId};
 use in_channel::InChannel;
 use std::sync::Arc;
 use unchecked::{Family, Owned, at, at_mut, prefetch_at};
@@ -468,6 +468,17 @@ struct View<'a> {
     credits: &'a [std::cell::Cell<OutputVc>],
     out: &'a [u32],
     v: usize,
+    /// Flits per VC buffer (what a channel's credits start at).
+    depth: i32,
+}
+
+impl View<'_> {
+    /// Credits in use on channel `c`, over its VCs.
+    fn used(&self, c: usize) -> u32 {
+        (0..self.v)
+            .map(|vc| (self.depth - self.credits[c * self.v + vc].get().credits).max(0) as u32)
+            .sum()
+    }
 }
 
 impl BufferView for View<'_> {
@@ -479,6 +490,15 @@ impl BufferView for View<'_> {
                 .max(0) as u32,
             _ => 0,
         }
+    }
+    fn queued(&self, port: PortId) -> u32 {
+        match self.out.get(port as usize) {
+            Some(&c) if c != NONE => self.used(c as usize),
+            _ => 0,
+        }
+    }
+    fn channel_queued(&self, channel: ChannelId) -> Option<u32> {
+        ((channel as usize + 1) * self.v <= self.credits.len()).then(|| self.used(channel as usize))
     }
 }
 
