@@ -23,20 +23,24 @@ fn is_dragonfly(net: &Network) -> bool {
     matches!(net.shape(), Shape::Dragonfly { .. })
 }
 
+/// `Ok` on a dragonfly; else why routing `name` does not apply.
+fn on_dragonflies(name: &str, net: &Network) -> Result<(), String> {
+    if is_dragonfly(net) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{name} routes on dragonflies; {} is not one",
+            net.spec()
+        ))
+    }
+}
+
 impl RoutingBuild for DragonflySpec {
     fn canonical(&self) -> String {
         self.mode.name()
     }
     fn applies_to(&self, net: &Network) -> Result<(), String> {
-        if is_dragonfly(net) {
-            Ok(())
-        } else {
-            Err(format!(
-                "{} routes on dragonflies; {} is not one",
-                self.mode.name(),
-                net.spec()
-            ))
-        }
+        on_dragonflies(&self.mode.name(), net)
     }
     /// One VC per class: the global channels crossed, plus one by router
     /// (`routing.rs`'s docs).
@@ -217,15 +221,7 @@ impl RoutingBuild for AdaptiveSpec {
         self.params.name()
     }
     fn applies_to(&self, net: &Network) -> Result<(), String> {
-        if is_dragonfly(net) {
-            Ok(())
-        } else {
-            Err(format!(
-                "{} routes on dragonflies; {} is not one",
-                self.params.name(),
-                net.spec()
-            ))
-        }
+        on_dragonflies(&self.params.name(), net)
     }
     /// VAL's classes with this intermediate, one more for PAR
     /// (`adaptive.rs`'s docs).
