@@ -336,9 +336,10 @@ struct Made {
 /// a [`SimError`](crate::sim::SimError).
 ///
 /// `FAST`: the deterministic wormhole router, routelab's default
-/// ([`InputQueued::fast_router`]), compiled with its settings as
-/// constants: fewer live values in the loop (the busy-port iterator keeps
-/// one word) and no tests of them per VC. `ACKS` (never with `FAST`): an
+/// ([`InputQueued::fast_router`]), at most 64 input ports a switch: its
+/// proposals are kept by input port and the busy-port iterator keeps one
+/// word (its settings are read at run time: as constants they saved
+/// under 3 %). `ACKS` (never with `FAST`): an
 /// acknowledgement class is reserved; the runs without one are compiled
 /// without its selects (+4 % instructions on the general router with it a
 /// run-time test). `AGE` (never with `FAST`):
